@@ -1,0 +1,173 @@
+"""Railmail settings, read from the environment.
+
+With nothing set, the service runs as a local development copy: SQLite, Celery tasks run
+in-process, and emails are written to files under var/mail. Set RAILMAIL_ENV=production
+to run for real; production then insists on the settings that have no safe default.
+"""
+
+import os
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def envbool(name: str, default: str) -> bool:
+    value = os.getenv(name, default).strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off", ""):
+        return False
+    raise ImproperlyConfigured(f"{name} should be true or false, not {value!r}")
+
+
+def envlist(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.getenv(name, default).split(",") if item.strip()]
+
+
+RAILMAIL_ENV = os.getenv("RAILMAIL_ENV", "development")
+if RAILMAIL_ENV not in ("development", "production"):
+    raise ImproperlyConfigured("RAILMAIL_ENV should be 'development' or 'production'")
+PRODUCTION = RAILMAIL_ENV == "production"
+
+DEBUG = envbool("DEBUG", "false" if PRODUCTION else "true")
+
+# Known to everybody who has read this file: fine on a laptop, never in production.
+LOCAL_SECRET_KEY = "railmail-local-development-key-not-for-production"
+SECRET_KEY = os.getenv("SECRET_KEY", LOCAL_SECRET_KEY)
+if PRODUCTION and SECRET_KEY in ("", LOCAL_SECRET_KEY):
+    raise ImproperlyConfigured("Production needs SECRET_KEY set to a long random value")
+
+# The public address of the site, used to build the links inside emails.
+SITE_URL = os.getenv("SITE_URL", "" if PRODUCTION else "http://127.0.0.1:8000").rstrip("/")
+if PRODUCTION and not SITE_URL.startswith("https://"):
+    raise ImproperlyConfigured("Production needs SITE_URL, the site's public https:// address")
+SITE_NAME = os.getenv("SITE_NAME", "Railmail")
+
+_site_host = urlsplit(SITE_URL).hostname or ""
+ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", _site_host if PRODUCTION else "127.0.0.1,localhost")
+CSRF_TRUSTED_ORIGINS = [SITE_URL] if SITE_URL else []
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "anymail",
+    "accounts",
+    "games",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "pbem.urls"
+WSGI_APPLICATION = "pbem.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# DATABASE_URL selects the database (postgres://user:password@host:5432/name in
+# production); without it, an SQLite file in the checkout needs no server at all.
+DATABASES = {
+    "default": dj_database_url.config(
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        conn_max_age=int(os.getenv("DB_CONN_MAX_AGE", "0")),
+        conn_health_checks=True,
+    )
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_USER_MODEL = "accounts.User"
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = Path(os.getenv("STATIC_ROOT", BASE_DIR / "staticfiles"))
+
+# Celery. Without a broker, tasks run in-process when they are queued, so a developer
+# needs no Redis; with CELERY_BROKER_URL (redis://host:6379/0) a worker runs them.
+CELERY_BROKER_URL = os.getenv("CELERY_BROKER_URL", "")
+CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+CELERY_TASK_EAGER_PROPAGATES = True
+if not CELERY_BROKER_URL:
+    CELERY_BROKER_URL = "memory://"
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TIMEZONE = TIME_ZONE
+
+# Email. ANYMAIL_ESP names an anymail provider ("mailgun", "postmark", "amazon_ses", ...);
+# every other ANYMAIL_* variable goes into the ANYMAIL dict without its prefix, so
+# ANYMAIL_MAILGUN_API_KEY becomes ANYMAIL["MAILGUN_API_KEY"]. EMAIL_BACKEND, when set,
+# wins. Locally, emails land as files in var/mail where a developer can read them.
+ANYMAIL_ESP = os.getenv("ANYMAIL_ESP", "")
+ANYMAIL = {
+    key.removeprefix("ANYMAIL_"): value
+    for key, value in os.environ.items()
+    if key.startswith("ANYMAIL_") and key != "ANYMAIL_ESP"
+}
+if os.getenv("EMAIL_BACKEND"):
+    EMAIL_BACKEND = os.environ["EMAIL_BACKEND"]
+elif ANYMAIL_ESP:
+    EMAIL_BACKEND = f"anymail.backends.{ANYMAIL_ESP}.EmailBackend"
+elif PRODUCTION:
+    raise ImproperlyConfigured("Production needs ANYMAIL_ESP (or EMAIL_BACKEND) to send email")
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+EMAIL_FILE_PATH = Path(os.getenv("EMAIL_FILE_PATH", BASE_DIR / "var" / "mail"))
+DEFAULT_FROM_EMAIL = os.getenv(
+    "DEFAULT_FROM_EMAIL", f"Railmail <railmail@{_site_host or 'localhost'}>"
+)
+SERVER_EMAIL = os.getenv("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+ADMINS = [("Admin", address) for address in envlist("ADMINS")]
+
+if PRODUCTION:
+    # Behind a reverse proxy that terminates TLS and sets X-Forwarded-Proto.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", "true")
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.getenv("SECURE_HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", "false")
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+    SECURE_REFERRER_POLICY = "same-origin"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO")},
+}
