@@ -1,0 +1,44 @@
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.urls import reverse
+
+from accounts.models import User
+from games.services import SeatSpec, create_game, start_game
+
+DEMO_EMAIL = "demo@example.com"
+DEMO_PASSWORD = "demo"
+
+
+class Command(BaseCommand):
+    help = "Create and start a demo game on the local development copy, and say where to open it."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--board", default="transamerica")
+
+    def handle(self, *args, board: str, **options):
+        if not settings.DEBUG:
+            # It creates an account with a published password.
+            raise CommandError("The demo is for local development only (DEBUG is off).")
+
+        user = User.objects.filter(email=DEMO_EMAIL).first()
+        if user is None:
+            user = User.objects.create_superuser(DEMO_EMAIL, DEMO_PASSWORD, name="Demo player")
+
+        game = create_game(
+            board,
+            options=None,
+            players=[
+                SeatSpec("You", DEMO_EMAIL, user=user),
+                SeatSpec("Ada", "ada@example.com"),
+                SeatSpec("Grace", "grace@example.com"),
+            ],
+            created_by=user,
+        )
+        game = start_game(game)
+
+        url = settings.SITE_URL + reverse("admin:games_game_change", args=[game.pk])
+        self.stdout.write(
+            f"Demo game {game.pk} ({board}, 3 seats, round {game.round}) is ready.\n"
+            f"Open {url}\n"
+            f"and log in as {DEMO_EMAIL} with the password {DEMO_PASSWORD!r}."
+        )
