@@ -1,0 +1,45 @@
+# The two commands a newcomer needs: `make run` and `make test`.
+
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+# The PostgreSQL run of the suite; pytest-django creates test_railmail (one per worker).
+PG_TEST_URL ?= postgres://postgres@127.0.0.1:5432/railmail
+REDIS_TEST_URL ?= redis://127.0.0.1:6379/15
+
+.PHONY: setup run test lint test-sqlite test-postgres services
+
+# Reinstall only when the dependencies may have changed.
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || python3 -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+run: setup
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py demo
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+services:
+	scripts/services-up
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test-sqlite: setup
+	env -u DATABASE_URL -u CELERY_BROKER_URL $(BIN)/pytest -n auto
+
+test-postgres: setup services
+	@if scripts/services-up --check; then \
+		DATABASE_URL=$(PG_TEST_URL) REDIS_TEST_URL=$(REDIS_TEST_URL) $(BIN)/pytest -n auto; \
+	elif [ "$${CI:-}" = true ]; then \
+		echo "PostgreSQL or Redis is not running: CI needs both." >&2; exit 1; \
+	else \
+		echo "PostgreSQL or Redis is not running here: skipped the PostgreSQL run."; \
+	fi
+
+test: lint test-sqlite test-postgres
