@@ -1,0 +1,126 @@
+import itertools
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games import rules
+from games.rules.scoring import steiner_cost
+from games.rules.turns import score_round
+
+from .positions import (
+    TA_HAND_A,
+    TA_HAND_B,
+    build,
+    cheapest_path,
+    hand_tree,
+    new_round,
+    with_track,
+)
+
+KNOWN_HAND = ["San Diego", "Dallas", "St. Louis", "Cincinnati", "Washington"]
+
+
+def test_known_hand_on_an_empty_transamerica_board_costs_19():
+    # San Diego is dashed: a four-player game.
+    others = [
+        ["Portland", "Helena", "Salt Lake City", "Phoenix", "New York"],
+        ["Sacramento", "Minneapolis", "Omaha", "El Paso", "Charleston"],
+        ["Medford", "Chicago", "Santa Fe", "Memphis", "Boston"],
+    ]
+    state = new_round([KNOWN_HAND, *others])
+    assert rules.missing_cost(state, 0) == 19
+
+
+def test_built_track_is_free():
+    state = new_round([TA_HAND_A, TA_HAND_B], starts=[(10, 6), (3, 1)])
+    before = rules.missing_cost(state, 0)
+    path = cheapest_path(state, "Dallas", "St. Louis")
+    cost = sum(state.board.lines[state.board.line_id(line)][2] for line in path)
+    after = rules.missing_cost(with_track(state, path, seat=1), 0)
+    assert after < before
+    assert after >= before - cost
+
+
+def test_joined_cities_cost_nothing():
+    state = new_round([TA_HAND_A, TA_HAND_B], starts=[(10, 6), (3, 1)])
+    state = with_track(state, hand_tree(state, TA_HAND_B), seat=0)
+    assert rules.missing_cost(state, 1) == 0
+
+
+def test_the_strict_reading_also_joins_the_start_marker():
+    far = (16, 1)  # the north-east corner, far from hand A
+    loose = new_round([TA_HAND_A, TA_HAND_B], starts=[far, (3, 1)])
+    strict = new_round(
+        [TA_HAND_A, TA_HAND_B],
+        options=rules.Options(cities_must_join_start=True),
+        starts=[far, (3, 1)],
+    )
+    assert rules.missing_cost(strict, 0) > rules.missing_cost(loose, 0)
+    # A marker on one of the cities adds nothing.
+    on_city = new_round(
+        [TA_HAND_A, TA_HAND_B],
+        options=rules.Options(cities_must_join_start=True),
+        starts=[(13, 10), (3, 1)],  # Dallas
+    )
+    assert rules.missing_cost(on_city, 0) == rules.missing_cost(loose, 0)
+
+
+def test_scoring_a_round_takes_the_losses_from_the_scores():
+    state = new_round([TA_HAND_A, TA_HAND_B], starts=[(10, 6), (3, 1)])
+    state = build(state, 0, ((10, 6), (11, 6)))
+    scored = score_round(state)
+    losses = [rules.missing_cost(state, 0), rules.missing_cost(state, 1)]
+    assert scored["losses"] == losses
+    assert scored["scores"] == [13 - losses[0], 13 - losses[1]]
+
+
+# --- exactness against brute force on small graphs ------------------------------------
+
+
+def brute_force_steiner(size, edges, terminals):
+    """Cheapest tree joining ``terminals``: try every set of extra points, take the
+    minimum spanning tree of what they induce (Kruskal)."""
+    others = [v for v in range(size) if v not in terminals]
+    best = None
+    for count in range(len(others) + 1):
+        for extra in itertools.combinations(others, count):
+            nodes = set(terminals) | set(extra)
+            parent = {v: v for v in nodes}
+
+            def find(v, parent=parent):
+                while parent[v] != v:
+                    v = parent[v]
+                return v
+
+            total = 0
+            for cost, a, b in sorted((c, a, b) for a, b, c in edges if a in nodes and b in nodes):
+                ra, rb = find(a), find(b)
+                if ra != rb:
+                    parent[ra] = rb
+                    total += cost
+            if len({find(v) for v in nodes}) == 1 and (best is None or total < best):
+                best = total
+    return best
+
+
+@st.composite
+def small_graphs(draw):
+    size = draw(st.integers(min_value=2, max_value=8))
+    pairs = [(a, b) for a in range(size) for b in range(a + 1, size)]
+    chosen = draw(st.lists(st.sampled_from(pairs), unique=True, max_size=14))
+    edges = [(a, b, draw(st.sampled_from([0, 1, 2]))) for a, b in chosen]
+    terminals = draw(
+        st.lists(st.integers(0, size - 1), min_size=1, max_size=min(size, 6), unique=True)
+    )
+    return size, edges, terminals
+
+
+@settings(max_examples=300, deadline=None)
+@given(small_graphs())
+def test_steiner_cost_is_exact(case):
+    size, edges, terminals = case
+    graph = [[] for _ in range(size)]
+    for a, b, cost in edges:
+        graph[a].append((b, cost))
+        graph[b].append((a, cost))
+    assert steiner_cost(graph, terminals) == brute_force_steiner(size, edges, terminals)
