@@ -108,7 +108,10 @@ class EventQuerySet(models.QuerySet):
     def delete(self):
         raise AppendOnlyError("Events are append-only: they cannot be deleted")
 
-    # bulk_update() goes through update() and is refused with it.
+    def bulk_update(self, objs, fields, batch_size=None):
+        # Refused here rather than in the update() it calls, which runs inside a
+        # transaction that the refusal would leave broken.
+        raise AppendOnlyError("Events are append-only: they cannot be updated")
 
 
 class Event(models.Model):

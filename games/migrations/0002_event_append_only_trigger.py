@@ -28,12 +28,13 @@ DROP FUNCTION IF EXISTS games_event_append_only();
 
 def create_trigger(apps, schema_editor):
     if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(CREATE)
+        # No params: the % in RAISE is PL/pgSQL's, not a placeholder.
+        schema_editor.execute(CREATE, params=None)
 
 
 def drop_trigger(apps, schema_editor):
     if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(DROP)
+        schema_editor.execute(DROP, params=None)
 
 
 class Migration(migrations.Migration):
