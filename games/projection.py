@@ -27,7 +27,7 @@ def project(game: Game, state: Any, last_event: Event) -> dict[str, Any]:
     if seat_to_move is not None and game.time_per_move is not None:
         deadline = last_event.created_at + game.time_per_move
     return {
-        "status": status,
+        "status": status.value,
         "round": state.round,
         "seat_to_move": seat_to_move,
         "deadline": deadline,
