@@ -1,0 +1,101 @@
+"""Settings are read once, at start-up: each case starts a fresh Python process."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SHOW = """
+import json
+from django.conf import settings
+print(json.dumps({
+    "DEBUG": settings.DEBUG,
+    "ENGINE": settings.DATABASES["default"]["ENGINE"],
+    "DB_NAME": str(settings.DATABASES["default"]["NAME"]),
+    "EAGER": settings.CELERY_TASK_ALWAYS_EAGER,
+    "BROKER": settings.CELERY_BROKER_URL,
+    "EMAIL_BACKEND": settings.EMAIL_BACKEND,
+    "ANYMAIL": settings.ANYMAIL,
+    "ALLOWED_HOSTS": settings.ALLOWED_HOSTS,
+    "SITE_URL": settings.SITE_URL,
+    "SECURE_COOKIES": getattr(settings, "SESSION_COOKIE_SECURE", False),
+    "HSTS": getattr(settings, "SECURE_HSTS_SECONDS", 0),
+}))
+"""
+
+PRODUCTION = {
+    "RAILMAIL_ENV": "production",
+    "SECRET_KEY": "x" * 50,
+    "SITE_URL": "https://railmail.example.org",
+    "DATABASE_URL": "postgres://railmail:pw@db.internal:5432/railmail",
+    "CELERY_BROKER_URL": "redis://cache.internal:6379/0",
+    "ANYMAIL_ESP": "mailgun",
+    "ANYMAIL_MAILGUN_API_KEY": "key-123",
+}
+
+
+def load(env: dict[str, str]) -> subprocess.CompletedProcess:
+    # Only what the case sets: nothing from the developer's or CI's own environment.
+    base = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG")}
+    return subprocess.run(
+        [sys.executable, "-c", SHOW],
+        env={**base, "DJANGO_SETTINGS_MODULE": "pbem.settings", **env},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def settings_for(env: dict[str, str]) -> dict:
+    result = load(env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_with_nothing_set_it_runs_locally_without_other_servers():
+    shown = settings_for({})
+    assert shown["DEBUG"] is True
+    assert shown["ENGINE"] == "django.db.backends.sqlite3"
+    assert shown["DB_NAME"].endswith("db.sqlite3")
+    assert shown["EAGER"] is True
+    assert shown["EMAIL_BACKEND"] == "django.core.mail.backends.filebased.EmailBackend"
+    assert shown["SITE_URL"] == "http://127.0.0.1:8000"
+
+
+def test_production_reads_everything_from_the_environment():
+    shown = settings_for(PRODUCTION)
+    assert shown["DEBUG"] is False
+    assert shown["ENGINE"] == "django.db.backends.postgresql"
+    assert shown["DB_NAME"] == "railmail"
+    assert shown["EAGER"] is False
+    assert shown["BROKER"] == "redis://cache.internal:6379/0"
+    assert shown["EMAIL_BACKEND"] == "anymail.backends.mailgun.EmailBackend"
+    assert shown["ANYMAIL"] == {"MAILGUN_API_KEY": "key-123"}
+    assert shown["ALLOWED_HOSTS"] == ["railmail.example.org"]
+    assert shown["SECURE_COOKIES"] is True
+    assert shown["HSTS"] > 0
+
+
+@pytest.mark.parametrize(
+    ("change", "complaint"),
+    [
+        ({"SECRET_KEY": None}, "SECRET_KEY"),
+        ({"SECRET_KEY": ""}, "SECRET_KEY"),
+        ({"SECRET_KEY": "railmail-local-development-key-not-for-production"}, "SECRET_KEY"),
+        ({"SITE_URL": None}, "SITE_URL"),
+        ({"ANYMAIL_ESP": None}, "ANYMAIL_ESP"),
+        ({"RAILMAIL_ENV": "prod"}, "RAILMAIL_ENV"),
+    ],
+)
+def test_production_refuses_to_start_without_what_it_cannot_guess(change, complaint):
+    env = {**PRODUCTION, **change}
+    result = load({k: v for k, v in env.items() if v is not None})
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert complaint in result.stderr
