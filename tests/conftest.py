@@ -1,6 +1,7 @@
 import pytest
 from django.conf import settings
 
+from accounts.models import User
 from games import rules
 from games.services import load_state, submit_move
 
@@ -17,6 +18,13 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "postgres" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture
+def staff_client(client):
+    """A test client logged in as a superuser."""
+    client.force_login(User.objects.create_superuser("admin@example.com", "pass-word-1"))
+    return client
 
 
 def play_turn(game):

@@ -7,12 +7,6 @@ from tests.factories import UserFactory
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def staff_client(client):
-    client.force_login(User.objects.create_superuser("admin@example.com", "pass-word-1"))
-    return client
-
-
 def test_staff_can_list_search_and_open_accounts(staff_client):
     user = UserFactory(email="margaret@example.com", name="Margaret")
     page = staff_client.get(reverse("admin:accounts_user_changelist"), {"q": "margaret"})

@@ -1,17 +1,10 @@
 import pytest
 from django.urls import reverse
 
-from accounts.models import User
 from games.models import Event
 from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def staff_client(client):
-    client.force_login(User.objects.create_superuser("admin@example.com", "pass-word-1"))
-    return client
 
 
 @pytest.fixture

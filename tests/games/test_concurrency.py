@@ -15,26 +15,26 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 THREADS = 4
 
 
-def race(game_pk: int, seat_position: int, move, expected_version: int) -> list:
-    """Submit the same move from THREADS threads at once; return each one's outcome."""
-    barrier = threading.Barrier(THREADS)
-    outcomes = [None] * THREADS
+def race(game_pk: int, seat_position: int, moves: list, expected_version: int) -> list[str]:
+    """Submit one move per thread, all at once; return each thread's outcome."""
+    barrier = threading.Barrier(len(moves))
+    outcomes = [""] * len(moves)
 
     def submit(n: int) -> None:
         try:
             game = Game.objects.get(pk=game_pk)
             seat = game.seats.get(position=seat_position)
             barrier.wait(timeout=10)
-            submit_move(game, seat, move, expected_version)
+            submit_move(game, seat, moves[n], expected_version)
             outcomes[n] = "won"
         except GameMovedOn:
             outcomes[n] = "moved on"
-        except Exception as exc:  # reported by the assertion below
+        except Exception as exc:  # reported by the callers' assertions
             outcomes[n] = repr(exc)
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=submit, args=(n,)) for n in range(THREADS)]
+    threads = [threading.Thread(target=submit, args=(n,)) for n in range(len(moves))]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -48,7 +48,7 @@ def test_racing_submissions_for_one_turn_let_exactly_one_through():
         state = load_state(game)
         seat = state.seat_to_move
         version = game.version
-        outcomes = race(game.pk, seat, rules.greedy_move(state, seat), version)
+        outcomes = race(game.pk, seat, [rules.greedy_move(state, seat)] * THREADS, version)
 
         assert sorted(outcomes) == ["moved on"] * (THREADS - 1) + ["won"]
         game = Game.objects.get(pk=game.pk)
@@ -59,30 +59,12 @@ def test_racing_submissions_for_one_turn_let_exactly_one_through():
 
 def test_different_moves_for_the_same_turn_record_only_the_winner():
     game = GameFactory()
-    state = load_state(game)
-    points = rules.legal_start_points(state)[:THREADS]
-    barrier = threading.Barrier(THREADS)
-    won = []
+    points = rules.legal_start_points(load_state(game))[:THREADS]
+    moves = [rules.PlaceStart(point) for point in points]
 
-    def submit(point) -> None:
-        try:
-            mine = Game.objects.get(pk=game.pk)
-            seat = mine.seats.get(position=0)
-            barrier.wait(timeout=10)
-            submit_move(mine, seat, rules.PlaceStart(point), mine.version)
-            won.append(point)
-        except GameMovedOn:
-            pass
-        finally:
-            connection.close()
+    outcomes = race(game.pk, 0, moves, game.version)
 
-    threads = [threading.Thread(target=submit, args=(point,)) for point in points]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-
-    assert len(won) == 1
+    assert sorted(outcomes) == ["moved on"] * (THREADS - 1) + ["won"]
     placed = Game.objects.get(pk=game.pk).events.get(seq=3)
     assert placed.type == "start_placed"
-    assert tuple(placed.data["point"]) == tuple(won[0])
+    assert tuple(placed.data["point"]) == tuple(points[outcomes.index("won")])
