@@ -40,6 +40,10 @@ class UserManager(BaseUserManager):
 class User(AbstractBaseUser, PermissionsMixin):
     """An account. Email is the login; playing a game needs no account at all."""
 
+    class EmailMode(models.TextChoices):
+        EACH_TURN = "each_turn", "An email on every turn"
+        DAILY_DIGEST = "daily_digest", "One daily digest of the games waiting for me"
+
     email = models.EmailField("email address", unique=True)
     name = models.CharField("display name", max_length=100, blank=True)
     is_staff = models.BooleanField(
@@ -53,6 +57,20 @@ class User(AbstractBaseUser, PermissionsMixin):
         help_text="Unselect this instead of deleting accounts.",
     )
     date_joined = models.DateTimeField("date joined", default=timezone.now)
+
+    # Preferences. A seat played by link alone, without an account, gets the defaults.
+    email_mode = models.CharField(
+        "turn emails", max_length=16, choices=EmailMode.choices, default=EmailMode.EACH_TURN
+    )
+    reminders = models.BooleanField(
+        "deadline reminders", default=True, help_text="Remind me before a move's deadline."
+    )
+    timezone = models.CharField(
+        "time zone", max_length=64, default="UTC", help_text="Deadlines are shown in it."
+    )
+    # Vacation: days that pause this player's clocks in all their games.
+    vacation_days_left = models.PositiveSmallIntegerField(default=14)
+    vacation_until = models.DateTimeField(null=True, blank=True)
 
     objects = UserManager()
 

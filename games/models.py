@@ -6,9 +6,15 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from games import rules
+
 
 def new_link_nonce() -> str:
     return secrets.token_urlsafe(16)
+
+
+def default_reminder_hours() -> list[int]:
+    return [24, 2]
 
 
 class Game(models.Model):
@@ -23,6 +29,10 @@ class Game(models.Model):
         ACTIVE = "active", "Active"
         FINISHED = "finished", "Finished"
 
+    class OnTimeout(models.TextChoices):
+        BOT = "bot", "A bot plays the turn"
+        WAIT = "wait", "The game waits"
+
     # The board and options are also recorded in the first event, which is what the
     # rules engine reads; these copies are for queries and the admin.
     board = models.CharField(max_length=32)
@@ -35,8 +45,18 @@ class Game(models.Model):
         on_delete=models.SET_NULL,
         related_name="games_created",
     )
+    title = models.CharField(max_length=100, blank=True, help_text="Shown in emails and lists.")
     time_per_move = models.DurationField(
         null=True, blank=True, help_text="How long a player has for each move; empty for no limit."
+    )
+    reminder_hours = models.JSONField(
+        default=default_reminder_hours,
+        blank=True,
+        help_text="Hours before a deadline at which the player to move is reminded.",
+    )
+    on_timeout = models.CharField(max_length=8, choices=OnTimeout.choices, default=OnTimeout.BOT)
+    bot_takeover_after = models.PositiveSmallIntegerField(
+        default=3, help_text="Timeouts in a row after which a bot keeps the seat."
     )
 
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.SETUP)
@@ -58,7 +78,14 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Game {self.pk} ({self.board})"
+        return self.display_name
+
+    @property
+    def display_name(self) -> str:
+        """The game's title, or a name made from its number and board."""
+        if self.title:
+            return self.title
+        return f"Game {self.pk} ({rules.get_board(self.board).title})"
 
     def engine_events(self) -> list[dict]:
         """Return the whole event log in the form the rules engine replays."""
@@ -81,6 +108,13 @@ class Seat(models.Model):
         related_name="seats",
     )
     is_bot = models.BooleanField(default=False)
+    bot_level = models.CharField(
+        max_length=16, blank=True, help_text="For bot seats: which bot plays (games.rules.bots)."
+    )
+    timeouts_in_a_row = models.PositiveSmallIntegerField(default=0)
+    autopilot = models.BooleanField(
+        default=False, help_text="A bot plays this seat after too many timeouts, until taken back."
+    )
     # Part of every signed link to this seat; replacing it revokes all old links.
     link_nonce = models.CharField(max_length=32, default=new_link_nonce)
     joined_at = models.DateTimeField(

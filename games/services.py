@@ -17,7 +17,7 @@ from games import rules
 from games.dealing import deal_round
 from games.models import Event, Game, Seat
 from games.projection import project
-from games.signals import events_appended
+from games.signals import events_appended, events_recorded
 
 
 class GameMovedOn(Exception):
@@ -152,5 +152,6 @@ def _record(game: Game, state, events: list[dict]) -> list[Event]:
     for name, value in projection.items():
         setattr(game, name, value)
     game.save(update_fields=list(projection))
+    events_recorded.send(sender=Game, game=game, state=state, events=rows)
     transaction.on_commit(lambda: events_appended.send(sender=Game, game=game, events=rows))
     return rows
