@@ -39,6 +39,9 @@ class SeatSpec:
     email: str = ""
     user: object | None = None
     is_bot: bool = False
+    bot_level: str = ""
+    # False for an invited player, who takes the seat by following their link.
+    joined: bool = True
 
 
 def load_state(game: Game):
@@ -84,7 +87,8 @@ def create_game(
                 email=spec.email,
                 user=spec.user,
                 is_bot=spec.is_bot,
-                joined_at=now,
+                bot_level=spec.bot_level,
+                joined_at=now if spec.joined else None,
             )
             for position, spec in enumerate(specs)
         )
@@ -155,3 +159,102 @@ def _record(game: Game, state, events: list[dict]) -> list[Event]:
     events_recorded.send(sender=Game, game=game, state=state, events=rows)
     transaction.on_commit(lambda: events_appended.send(sender=Game, game=game, events=rows))
     return rows
+
+
+def open_game(
+    *,
+    board: str,
+    options: rules.Options | Mapping | None,
+    players: Sequence[SeatSpec],
+    created_by=None,
+    time_per_move: timedelta | None = None,
+    title: str = "",
+    reminder_hours: Sequence[int] | None = None,
+    on_timeout: str = Game.OnTimeout.BOT,
+    bot_takeover_after: int = 3,
+    start_now: bool = False,
+) -> Game:
+    """Create a game with its settings and invite every player who has not joined yet.
+
+    The game starts at once when ``start_now`` or when nobody is waiting to accept;
+    otherwise accept_seat() starts it when the last invited player joins.
+    """
+    with transaction.atomic():
+        game = create_game(board, options, players, created_by, time_per_move)
+        game.title = title
+        game.on_timeout = on_timeout
+        game.bot_takeover_after = bot_takeover_after
+        if reminder_hours is not None:
+            game.reminder_hours = list(reminder_hours)
+        game.save(update_fields=["title", "on_timeout", "bot_takeover_after", "reminder_hours"])
+        invited = list(game.seats.filter(joined_at__isnull=True, is_bot=False))
+        for seat in invited:
+            _invite(seat)
+        if start_now or not invited:
+            game = start_game(game)
+    return game
+
+
+def accept_seat(seat: Seat) -> Game:
+    """Take an invited seat; start the game when it was the last one waiting."""
+    with transaction.atomic():
+        game = _lock(seat.game)
+        seat = Seat.objects.select_for_update().get(pk=seat.pk)
+        if seat.joined_at is None:
+            seat.joined_at = timezone.now()
+            seat.save(update_fields=["joined_at"])
+        waiting = game.seats.filter(joined_at__isnull=True, is_bot=False).exists()
+        if game.status == Game.Status.SETUP and not waiting:
+            game = start_game(game)
+    return game
+
+
+def remind_invited(seat: Seat) -> None:
+    """Send the invitation again to a player who has not accepted yet."""
+    if seat.joined_at is not None or seat.is_bot:
+        raise ValueError(f"{seat} has already joined: there is nothing to remind them of")
+    _invite(seat, reminder=True)
+
+
+def replace_invited(seat: Seat, name: str, email: str) -> Seat:
+    """Give a seat whose player has not accepted to someone else, and invite them.
+
+    The old player's link stops working (the seat's link is rotated).
+    """
+    from games.links import rotate_link
+
+    with transaction.atomic():
+        _lock(seat.game)
+        seat = Seat.objects.select_for_update().get(pk=seat.pk)
+        if seat.joined_at is not None or seat.is_bot:
+            raise ValueError(f"{seat} has already joined: only an invited seat can be handed on")
+        seat.name = name
+        seat.email = email
+        seat.user = None
+        seat.save(update_fields=["name", "email", "user"])
+        rotate_link(seat)
+        _invite(seat)
+    return seat
+
+
+def _invite(seat: Seat, *, reminder: bool = False) -> None:
+    # Imported here: the notifications app builds on games, not the other way round.
+    from notifications import emails
+
+    emails.invitation(seat, reminder=reminder)
+
+
+def send_fresh_link(seat: Seat, address: str) -> bool:
+    """Rotate ``seat``'s link and mail the new one, if ``address`` is the seat's.
+
+    Returns whether it did; callers must not tell the visitor (that would reveal who
+    plays in the game).
+    """
+    from games.links import rotate_link
+
+    if seat.is_bot or not seat.email or seat.email.lower() != address.strip().lower():
+        return False
+    with transaction.atomic():
+        rotate_link(seat)
+        _invite(seat, reminder=seat.joined_at is None)
+    return True

@@ -1,0 +1,83 @@
+"""Signed links to a seat's board page.
+
+A seat link carries the game, the seat's position and the seat's ``link_nonce``, signed
+with a salt used for nothing else (so no other signed value of the site is accepted as a
+seat link, and a seat link is accepted as nothing else). Rotating the nonce revokes every
+link of the seat issued before. A link opens that one seat's board page: it never signs
+anyone into an account.
+
+    seat_path(seat) -> "/s/<token>/"
+    seat_url(seat) -> settings.SITE_URL + seat_path(seat)
+    seat_for_token(token) -> Seat, or raises BadLink
+    rotate_link(seat) -> None: new nonce, every older link of the seat dies
+    replay_url(game) -> absolute URL of the game's replay page ("games:replay")
+"""
+
+from django.conf import settings
+from django.core import signing
+from django.urls import reverse
+from django.utils.crypto import constant_time_compare
+
+from games.models import Game, Seat, new_link_nonce
+
+SALT = "games.links.seat"
+
+
+class BadLink(signing.BadSignature):
+    """A seat link that is tampered with, revoked, or points to no seat.
+
+    ``reason`` says which: "tampered" (the signature does not check out: a forged,
+    truncated or foreign token), "missing" (the game or seat no longer exists) or
+    "revoked" (a newer link replaced it). For "revoked", ``seat`` is the seat the link
+    was for, so the page can offer to send a fresh one.
+    """
+
+    def __init__(self, reason: str, seat: Seat | None = None) -> None:
+        super().__init__(f"bad seat link: {reason}")
+        self.reason = reason
+        self.seat = seat
+
+
+def make_token(seat: Seat) -> str:
+    """The signed token for ``seat``'s current link."""
+    payload = {"g": seat.game_id, "s": seat.position, "n": seat.link_nonce}
+    return signing.dumps(payload, salt=SALT, compress=False)
+
+
+def seat_path(seat: Seat) -> str:
+    """The path of ``seat``'s board page, signed."""
+    return reverse("games:seat", args=[make_token(seat)])
+
+
+def seat_url(seat: Seat) -> str:
+    """The absolute signed link to ``seat``'s board page, as sent by email."""
+    return settings.SITE_URL + seat_path(seat)
+
+
+def seat_for_token(token: str) -> Seat:
+    """The seat a token opens, or BadLink (tampered, revoked or missing)."""
+    try:
+        payload = signing.loads(token, salt=SALT)
+        game_id, position, nonce = payload["g"], payload["s"], payload["n"]
+    except (signing.BadSignature, KeyError, TypeError) as exc:
+        raise BadLink("tampered") from exc
+    if not isinstance(game_id, int) or not isinstance(position, int) or not isinstance(nonce, str):
+        raise BadLink("tampered")
+    try:
+        seat = Seat.objects.select_related("game").get(game_id=game_id, position=position)
+    except Seat.DoesNotExist:
+        raise BadLink("missing") from None
+    if not constant_time_compare(seat.link_nonce, nonce):
+        raise BadLink("revoked", seat)
+    return seat
+
+
+def rotate_link(seat: Seat) -> None:
+    """Give ``seat`` a new link nonce: every link issued before stops working."""
+    seat.link_nonce = new_link_nonce()
+    seat.save(update_fields=["link_nonce"])
+
+
+def replay_url(game: Game) -> str:
+    """The absolute URL of ``game``'s replay page."""
+    return settings.SITE_URL + reverse("games:replay", args=[game.pk])

@@ -1,0 +1,114 @@
+"""Playing through a signed seat link: the board page, moves, joining, fresh links.
+
+GET never changes anything (mail scanners open links); every change is a POST with a
+CSRF token, and a move carries the game version the player saw.
+"""
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games import rules, services
+from games.forms import EmailForm, MoveForm
+from games.links import BadLink, seat_for_token, seat_path
+from games.models import Game
+from games.play import seat_page
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def seat(request: HttpRequest, token: str) -> HttpResponse:
+    """A seat's board page; a POST plays the seat's move."""
+    try:
+        seat = seat_for_token(token)
+    except BadLink as exc:
+        return bad_link(request, token, exc)
+    game = seat.game
+    if game.status == Game.Status.SETUP:
+        # A move before the game starts: show where things stand instead.
+        status = 409 if request.method == "POST" else 200
+        return render(request, "games/invitation.html", {"game": game, "seat": seat}, status=status)
+
+    events = game.engine_events()
+    state = rules.replay(events)
+    my_turn = state.seat_to_move == seat.position and not seat.is_bot
+    if request.method != "POST":
+        form = MoveForm(state=state, seat=seat.position, initial={"version": game.version})
+        return _board(request, game, seat, state, events, form if my_turn else None)
+
+    form = MoveForm(request.POST, state=state, seat=seat.position)
+    seen = request.POST.get("version", "")
+    if seen and seen != str(game.version):
+        return _board(request, game, seat, state, events, form if my_turn else None, moved_on=True)
+    if not my_turn:
+        form.add_error(None, "It is not your turn.")
+        return _board(request, game, seat, state, events, None, status=400, error=form)
+    if not form.is_valid():
+        return _board(request, game, seat, state, events, form, status=400)
+    try:
+        services.submit_move(game, seat, form.cleaned_data["move"], form.cleaned_data["version"])
+    except services.GameMovedOn:
+        game.refresh_from_db()
+        events = game.engine_events()
+        state = rules.replay(events)
+        return _board(request, game, seat, state, events, None, moved_on=True)
+    except rules.IllegalMove as exc:
+        form.add_error(None, exc.message)
+        return _board(request, game, seat, state, events, form, status=422)
+    messages.success(request, "Your move is in.")
+    return redirect(seat_path(seat))
+
+
+def _board(request, game, seat, state, events, form, *, status=200, moved_on=False, error=None):
+    context = seat_page(game, seat, state, events, form)
+    context["moved_on"] = moved_on
+    context["error_form"] = error
+    return render(request, "games/board.html", context, status=409 if moved_on else status)
+
+
+@require_POST
+def join(request: HttpRequest, token: str) -> HttpResponse:
+    """Accept the invitation to a seat; the game starts when the last player joins."""
+    try:
+        seat = seat_for_token(token)
+    except BadLink as exc:
+        return bad_link(request, token, exc)
+    game = services.accept_seat(seat)
+    if game.status == Game.Status.SETUP:
+        messages.success(request, "You have joined. The game starts when everyone has.")
+    else:
+        messages.success(request, "You have joined, and the game has started.")
+    return redirect(seat_path(seat))
+
+
+@require_POST
+def fresh_link(request: HttpRequest, token: str) -> HttpResponse:
+    """Mail a new link to the seat's address (and kill every older one).
+
+    Works from a revoked link too. The answer is the same whether or not the address
+    was the seat's, so nobody learns who plays where.
+    """
+    try:
+        seat = seat_for_token(token)
+    except BadLink as exc:
+        if exc.seat is None:
+            return bad_link(request, token, exc)
+        seat = exc.seat
+    form = EmailForm(request.POST)
+    if not form.is_valid():
+        return render(
+            request,
+            "games/bad_link.html",
+            {"reason": "revoked", "form": form, "token": token},
+            status=400,
+        )
+    services.send_fresh_link(seat, form.cleaned_data["email"])
+    return render(request, "games/fresh_link_sent.html", {"email": form.cleaned_data["email"]})
+
+
+def bad_link(request: HttpRequest, token: str, exc: BadLink) -> HttpResponse:
+    """A clear page for a link that does not open a seat: 403 when it was replaced by a
+    newer one (and a way to get that), 404 when it never was one."""
+    context = {"reason": exc.reason, "token": token, "form": EmailForm()}
+    status = 403 if exc.reason == "revoked" else 404
+    return render(request, "games/bad_link.html", context, status=status)

@@ -1,0 +1,87 @@
+import pytest
+from django.core import signing
+from django.test import override_settings
+
+from games import links
+from games.links import BadLink, rotate_link, seat_for_token, seat_path, seat_url
+from tests.factories import GameFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def token_of(seat):
+    return seat_path(seat).strip("/").split("/")[1]
+
+
+def test_a_link_opens_its_own_seat():
+    game = GameFactory()
+    for seat in game.seats.all():
+        assert seat_for_token(token_of(seat)) == seat
+
+
+@override_settings(SITE_URL="https://railmail.example")
+def test_seat_url_is_absolute():
+    seat = GameFactory().seats.first()
+    assert seat_url(seat) == "https://railmail.example" + seat_path(seat)
+    assert seat_path(seat).startswith("/s/")
+
+
+def test_a_tampered_link_is_refused():
+    seat = GameFactory().seats.first()
+    token = token_of(seat)
+    forged = token[:-1] + ("A" if token[-1] != "A" else "B")
+    with pytest.raises(BadLink) as caught:
+        seat_for_token(forged)
+    assert caught.value.reason == "tampered"
+
+
+def test_a_payload_signed_for_another_purpose_is_refused():
+    seat = GameFactory().seats.first()
+    payload = {"g": seat.game_id, "s": seat.position, "n": seat.link_nonce}
+    foreign = signing.dumps(payload, salt="accounts.login", compress=False)
+    with pytest.raises(BadLink) as caught:
+        seat_for_token(foreign)
+    assert caught.value.reason == "tampered"
+
+
+def test_a_link_cannot_be_moved_to_another_seat():
+    game = GameFactory()
+    seat0, seat1 = game.seats.all()[:2]
+    # Seat 1's position with seat 0's nonce, correctly signed: the nonce does not match.
+    payload = {"g": game.pk, "s": seat1.position, "n": seat0.link_nonce}
+    token = signing.dumps(payload, salt=links.SALT, compress=False)
+    with pytest.raises(BadLink) as caught:
+        seat_for_token(token)
+    assert caught.value.reason == "revoked"
+
+
+def test_rotating_kills_every_older_link_of_the_seat_only():
+    game = GameFactory()
+    seat, other = game.seats.all()[:2]
+    old = token_of(seat)
+    other_token = token_of(other)
+    rotate_link(seat)
+    with pytest.raises(BadLink) as caught:
+        seat_for_token(old)
+    assert caught.value.reason == "revoked"
+    assert caught.value.seat == seat
+    assert seat_for_token(token_of(seat)) == seat
+    assert seat_for_token(other_token) == other
+
+
+def test_a_link_to_a_missing_seat_is_refused():
+    seat = GameFactory().seats.first()
+    payload = {"g": seat.game_id, "s": 5, "n": seat.link_nonce}
+    with pytest.raises(BadLink) as caught:
+        seat_for_token(signing.dumps(payload, salt=links.SALT, compress=False))
+    assert caught.value.reason == "missing"
+
+
+@pytest.mark.parametrize("payload", [[1, 2, 3], {"g": "1", "s": 0, "n": "x"}, {"g": 1}])
+def test_a_signed_but_malformed_payload_is_refused(payload):
+    with pytest.raises(BadLink):
+        seat_for_token(signing.dumps(payload, salt=links.SALT, compress=False))
+
+
+def test_bad_link_is_a_bad_signature():
+    assert issubclass(BadLink, signing.BadSignature)

@@ -1,0 +1,150 @@
+import pytest
+
+from games import rules
+from games.forms import legal_line_ids
+from games.links import rotate_link, seat_path
+from games.services import load_state
+from tests.conftest import play_turn
+from tests.factories import GameFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def seat_to_move(game):
+    return game.seats.get(position=game.seat_to_move)
+
+
+def building_game():
+    """A started game in which every start marker is placed."""
+    game = GameFactory()
+    for _ in range(3):
+        game = play_turn(game)
+    return game
+
+
+def test_the_board_page_shows_the_game_and_changes_nothing(client):
+    game = GameFactory()
+    seat = seat_to_move(game)
+    version = game.version
+    response = client.get(seat_path(seat))
+    assert response.status_code == 200
+    assert b"<svg" in response.content
+    assert b"Your turn" in response.content
+    game.refresh_from_db()
+    assert game.version == version
+
+
+def test_placing_a_start_marker(client):
+    game = GameFactory()
+    seat = seat_to_move(game)
+    state = load_state(game)
+    point = state.board.point_index[rules.legal_start_points(state)[0]]
+    response = client.post(seat_path(seat), {"version": game.version, "point": point})
+    assert response.status_code == 302
+    assert response["Location"] == seat_path(seat)
+    state = load_state(game)
+    assert state.starts[seat.position] == point
+
+
+def test_building_two_lines(client):
+    game = building_game()
+    seat = seat_to_move(game)
+    state = load_state(game)
+    board = state.board
+    first = next(i for i in legal_line_ids(state, seat.position) if board.lines[i][2] == 1)
+    after = rules.apply(
+        state, {"type": "track_built", "seat": seat.position, "lines": [board.line_points(first)]}
+    )
+    second = next(i for i in legal_line_ids(after, seat.position) if board.lines[i][2] == 1)
+    response = client.post(
+        seat_path(seat), {"version": game.version, "line1": first, "line2": second}
+    )
+    assert response.status_code == 302
+    built = load_state(game).built
+    assert built[first].seat == built[second].seat == seat.position
+
+
+def test_an_illegal_move_shows_the_engines_message_and_keeps_the_picks(client):
+    game = building_game()
+    seat = seat_to_move(game)
+    state = load_state(game)
+    board = state.board
+    first = legal_line_ids(state, seat.position)
+    reach = set(rules.network(state, seat.position))
+    # A single line touching the far end of one legal line but not the network or line1.
+    line1 = first[0]
+    ends1 = set(board.lines[line1][:2])
+    far = next(
+        i
+        for other in first[1:]
+        for i in board.point_lines[
+            board.lines[other][0] if board.lines[other][0] not in reach else board.lines[other][1]
+        ]
+        if board.lines[i][2] == 1
+        and i not in first
+        and not (set(board.lines[i][:2]) & (reach | ends1))
+    )
+    version = game.version
+    response = client.post(seat_path(seat), {"version": version, "line1": line1, "line2": far})
+    assert response.status_code == 422
+    assert b"does not touch your network" in response.content
+    assert f'<option value="{far}" selected>'.encode() in response.content
+    game.refresh_from_db()
+    assert game.version == version
+
+
+def test_a_stale_version_says_the_game_has_moved_on(client):
+    game = GameFactory()
+    seat = seat_to_move(game)
+    state = load_state(game)
+    point = state.board.point_index[rules.legal_start_points(state)[0]]
+    response = client.post(seat_path(seat), {"version": game.version - 1, "point": point})
+    assert response.status_code == 409
+    assert b"The game has moved on" in response.content
+    assert load_state(game).starts[seat.position] is None
+
+
+def test_a_move_without_a_version_is_refused(client):
+    game = GameFactory()
+    seat = seat_to_move(game)
+    state = load_state(game)
+    point = state.board.point_index[rules.legal_start_points(state)[0]]
+    response = client.post(seat_path(seat), {"point": point})
+    assert response.status_code == 400
+    assert load_state(game).starts[seat.position] is None
+
+
+def test_a_move_out_of_turn_is_refused(client):
+    game = GameFactory()
+    other = game.seats.exclude(position=game.seat_to_move).first()
+    response = client.post(seat_path(other), {"version": game.version, "point": 0})
+    assert response.status_code == 400
+    assert b"not your turn" in response.content
+    assert load_state(game).starts[other.position] is None
+
+
+def test_a_move_needs_a_csrf_token(client):
+    from django.test import Client
+
+    csrf_client = Client(enforce_csrf_checks=True)
+    game = GameFactory()
+    seat = seat_to_move(game)
+    response = csrf_client.post(seat_path(seat), {"version": game.version, "point": 0})
+    assert response.status_code == 403
+    assert load_state(game).starts[seat.position] is None
+
+
+def test_a_tampered_link_gets_a_clear_404(client):
+    seat = GameFactory().seats.first()
+    response = client.get(seat_path(seat).replace("/s/", "/s/x"))
+    assert response.status_code == 404
+    assert b"This link does not open a game" in response.content
+
+
+def test_a_revoked_link_gets_a_403_with_a_way_to_a_fresh_link(client):
+    seat = GameFactory().seats.first()
+    old = seat_path(seat)
+    rotate_link(seat)
+    response = client.get(old)
+    assert response.status_code == 403
+    assert b"Send me a fresh link" in response.content
