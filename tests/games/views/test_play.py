@@ -1,7 +1,7 @@
 import pytest
 
 from games import rules
-from games.forms import legal_line_ids
+from games.forms import MoveForm, legal_line_ids
 from games.links import rotate_link, seat_path
 from games.services import load_state
 from tests.conftest import play_turn
@@ -69,26 +69,23 @@ def test_an_illegal_move_shows_the_engines_message_and_keeps_the_picks(client):
     seat = seat_to_move(game)
     state = load_state(game)
     board = state.board
-    first = legal_line_ids(state, seat.position)
+    form = MoveForm(state=state, seat=seat.position)
     reach = set(rules.network(state, seat.position))
-    # A single line touching the far end of one legal line but not the network or line1.
-    line1 = first[0]
-    ends1 = set(board.lines[line1][:2])
-    far = next(
-        i
-        for other in first[1:]
-        for i in board.point_lines[
-            board.lines[other][0] if board.lines[other][0] not in reach else board.lines[other][1]
-        ]
-        if board.lines[i][2] == 1
-        and i not in first
-        and not (set(board.lines[i][:2]) & (reach | ends1))
+    singles = [i for i in form.first_line_ids if board.lines[i][2] == 1]
+    # A second line the form offers (it touches another legal line's far end) that
+    # touches neither the network nor the first line: the engine refuses it.
+    line1, far = next(
+        (line1, i)
+        for line1 in singles
+        for i in form.second_line_ids
+        if not set(board.lines[i][:2]) & (reach | set(board.lines[line1][:2]))
     )
     version = game.version
     response = client.post(seat_path(seat), {"version": version, "line1": line1, "line2": far})
     assert response.status_code == 422
     assert b"does not touch your network" in response.content
     assert f'<option value="{far}" selected>'.encode() in response.content
+    assert f'<option value="{line1}" selected>'.encode() in response.content
     game.refresh_from_db()
     assert game.version == version
 
