@@ -1,5 +1,15 @@
-from django.urls import path  # noqa: F401
+from django.urls import include, path
+
+from notifications import views
 
 app_name = "notifications"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
+    path("resume/", views.resume, name="resume"),
+    path("mailbox/", views.mailbox, name="mailbox"),
+    path("mailbox/<int:pk>/", views.mailbox_message, name="mailbox_message"),
+    # The provider's tracking webhook (bounces, complaints), secured with
+    # ANYMAIL_WEBHOOK_SECRET: mail/anymail/<esp>/tracking/.
+    path("anymail/", include("anymail.urls")),
+]

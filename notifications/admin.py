@@ -1,0 +1,32 @@
+from django.contrib import admin, messages
+
+from notifications import outbox
+from notifications.models import Message, Suppression
+
+
+@admin.register(Message)
+class MessageAdmin(admin.ModelAdmin):
+    list_display = ["created_at", "kind", "to", "game", "status", "attempts", "sent_at"]
+    list_filter = ["status", "kind"]
+    search_fields = ["to", "subject", "provider_id"]
+    date_hierarchy = "created_at"
+    raw_id_fields = ["game", "seat"]
+    readonly_fields = [f.name for f in Message._meta.fields]
+    actions = ["send_again"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    @admin.action(description="Send again (only after checking the provider did not send it)")
+    def send_again(self, request, queryset):
+        # Rows stuck in "sending" may have reached the provider before their worker died;
+        # only an operator who has looked at the provider's log can tell.
+        count = outbox.requeue(queryset.values_list("pk", flat=True))
+        self.message_user(request, f"{count} email(s) queued again.", messages.SUCCESS)
+
+
+@admin.register(Suppression)
+class SuppressionAdmin(admin.ModelAdmin):
+    list_display = ["address", "reason", "created_at"]
+    list_filter = ["reason"]
+    search_fields = ["address"]

@@ -1,0 +1,17 @@
+from django import template
+
+from notifications import emails
+from notifications.models import Suppression
+
+register = template.Library()
+
+
+@register.simple_tag
+def mail_stopped(seat) -> dict | None:
+    """Why mail to ``seat``'s address is stopped, with the token to turn it back on."""
+    if seat is None or seat.is_bot or not seat.email:
+        return None
+    suppression = Suppression.objects.filter(address=seat.email.strip().lower()).first()
+    if suppression is None:
+        return None
+    return {"suppression": suppression, "token": emails.resume_token(suppression.address)}

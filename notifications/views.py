@@ -1,0 +1,70 @@
+"""Pages about email: one-click unsubscribe, turning mail back on, the local mailbox."""
+
+from django.conf import settings
+from django.contrib import messages
+from django.core import signing
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_POST
+
+from notifications import emails
+from notifications.forms import ResumeMailForm
+from notifications.models import Message, Suppression
+
+
+@csrf_exempt  # RFC 8058: the mail provider POSTs here with no session and no token.
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """GET asks for confirmation and changes nothing; POST unsubscribes the address."""
+    try:
+        address = emails.address_for_token(token, emails.UNSUBSCRIBE_SALT)
+    except signing.BadSignature:
+        return render(request, "notifications/unsubscribe_bad.html", status=400)
+    if request.method == "POST":
+        Suppression.objects.get_or_create(
+            address=address, defaults={"reason": Suppression.Reason.UNSUBSCRIBED}
+        )
+        return render(request, "notifications/unsubscribed.html", {"address": address})
+    stopped = Suppression.objects.filter(address=address).first()
+    return render(
+        request, "notifications/unsubscribe.html", {"address": address, "stopped": stopped}
+    )
+
+
+@require_POST
+def resume(request: HttpRequest) -> HttpResponse:
+    """Turn mail to an address back on (the banner's button on the board page)."""
+    form = ResumeMailForm(request.POST)
+    if form.is_valid():
+        address = form.cleaned_data["token"]
+        Suppression.objects.filter(address=address).delete()
+        messages.success(request, f"Emails to {address} are on again.")
+        target = form.cleaned_data["next"]
+        if target and url_has_allowed_host_and_scheme(
+            target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        ):
+            return redirect(target)
+        return render(request, "notifications/resumed.html", {"address": address})
+    return render(request, "notifications/unsubscribe_bad.html", status=400)
+
+
+def _debug_only() -> None:
+    if not settings.DEBUG:
+        raise Http404("The mailbox exists only in debug mode.")
+
+
+def mailbox(request: HttpRequest) -> HttpResponse:
+    """Every email the outbox holds, newest first: the local developer's inbox."""
+    _debug_only()
+    rows = Message.objects.select_related("game").only(
+        "pk", "kind", "to", "subject", "status", "created_at", "game"
+    )[:200]
+    return render(request, "notifications/mailbox.html", {"messages_list": rows})
+
+
+def mailbox_message(request: HttpRequest, pk: int) -> HttpResponse:
+    _debug_only()
+    message = get_object_or_404(Message, pk=pk)
+    return render(request, "notifications/mailbox_message.html", {"message": message})

@@ -1,0 +1,88 @@
+import pytest
+from django.template.loader import render_to_string
+from django.test import Client
+from django.urls import reverse
+
+from notifications import emails
+from notifications.models import Message, Suppression
+from tests.factories import GameFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def unsubscribe_path(address: str) -> str:
+    return reverse("notifications:unsubscribe", args=[emails.unsubscribe_token(address)])
+
+
+def test_get_of_the_unsubscribe_link_asks_and_changes_nothing(client):
+    response = client.get(unsubscribe_path("ada@example.org"))
+    assert response.status_code == 200
+    assert b"Stop emails to ada@example.org?" in response.content
+    assert not Suppression.objects.exists()
+
+
+def test_one_click_post_unsubscribes_without_session_or_csrf_token():
+    client = Client(enforce_csrf_checks=True)
+    response = client.post(unsubscribe_path("Ada@Example.org"), {"List-Unsubscribe": "One-Click"})
+    assert response.status_code == 200
+    assert Suppression.objects.get().address == "ada@example.org"
+    assert Suppression.objects.get().reason == Suppression.Reason.UNSUBSCRIBED
+    # Twice is fine.
+    assert client.post(unsubscribe_path("ada@example.org")).status_code == 200
+    assert Suppression.objects.count() == 1
+
+
+def test_a_tampered_unsubscribe_link_changes_nothing(client):
+    path = unsubscribe_path("ada@example.org").rstrip("/") + "x/"
+    assert client.post(path).status_code == 400
+    assert not Suppression.objects.exists()
+
+
+def test_the_banner_shows_only_when_mail_is_stopped(rf):
+    seat = GameFactory().seats.get(position=0)
+    request = rf.get("/s/x/")
+    assert render_to_string("notifications/mail_banner.html", {"seat": seat}, request).strip() == ""
+    Suppression.objects.create(address=seat.email, reason=Suppression.Reason.BOUNCED)
+    html = render_to_string("notifications/mail_banner.html", {"seat": seat}, request)
+    assert "We are not emailing seat0@example.com" in html
+    assert "bounced" in html
+    assert reverse("notifications:resume") in html
+
+
+def test_turning_mail_back_on_needs_the_signed_token_and_csrf():
+    Suppression.objects.create(address="seat0@example.com", reason=Suppression.Reason.COMPLAINED)
+    strict = Client(enforce_csrf_checks=True)
+    token = emails.resume_token("seat0@example.com")
+    assert strict.post(reverse("notifications:resume"), {"token": token}).status_code == 403
+    client = Client()
+    bad = client.post(reverse("notifications:resume"), {"token": token + "x"})
+    assert bad.status_code == 400
+    assert Suppression.objects.exists()
+    # An unsubscribe token is not a resume token.
+    other = emails.unsubscribe_token("seat0@example.com")
+    assert client.post(reverse("notifications:resume"), {"token": other}).status_code == 400
+    response = client.post(reverse("notifications:resume"), {"token": token, "next": "/s/abc/"})
+    assert response.status_code == 302 and response["Location"] == "/s/abc/"
+    assert not Suppression.objects.exists()
+
+
+def test_turning_mail_back_on_never_redirects_off_site(client):
+    token = emails.resume_token("seat0@example.com")
+    response = client.post(
+        reverse("notifications:resume"), {"token": token, "next": "https://evil.example/"}
+    )
+    assert response.status_code == 200
+
+
+def test_the_mailbox_lists_emails_in_debug_mode_only(client, settings):
+    emails.login_link("ada@example.org", "https://railmail.example.org/l/abc/")
+    message = Message.objects.get()
+    settings.DEBUG = False
+    assert client.get(reverse("notifications:mailbox")).status_code == 404
+    detail = reverse("notifications:mailbox_message", args=[message.pk])
+    assert client.get(detail).status_code == 404
+    settings.DEBUG = True
+    listing = client.get(reverse("notifications:mailbox"))
+    assert b"Sign in to Railmail" in listing.content
+    page = client.get(reverse("notifications:mailbox_message", args=[message.pk]))
+    assert b'<a href="https://railmail.example.org/l/abc/"' in page.content
