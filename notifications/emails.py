@@ -7,7 +7,6 @@ returns the outbox row, or None when there is nobody to send to.
 """
 
 import hashlib
-from collections.abc import Sequence
 from datetime import date
 
 from django.conf import settings
@@ -159,6 +158,236 @@ def _write(
     return message
 
 
-def recipients_for_game(seats: Sequence) -> list:
+# Game emails. The receivers (notifications.receivers) call these from inside the write
+# transaction of the events that cause them; the deadline scan calls reminder().
+
+MOVE_TYPES = ("start_placed", "track_built", "turn_passed")
+
+
+def wants_each_turn(seat) -> bool:
+    """A seat without an account gets every turn email; an account may choose a digest."""
+    return seat.user is None or seat.user.email_mode == seat.user.EmailMode.EACH_TURN
+
+
+def wants_reminders(seat) -> bool:
+    return seat.user is None or seat.user.reminders
+
+
+def recipients_for_game(seats) -> list:
     """The seats of a game that get its emails: people, not bots, with an address."""
     return [seat for seat in seats if not seat.is_bot and seat.email]
+
+
+def your_turn(game, seat, state, log: list[dict]) -> Message | None:
+    """Tell ``seat`` it is their move: what the others did since, their cities, the link.
+
+    ``log`` is the game's whole event log (engine form), ending with the events just
+    recorded. Only the recipient's own cities are shown.
+    """
+    from games.links import seat_url
+
+    names = _names(game)
+    return _write(
+        "your_turn",
+        seat.email,
+        game=game,
+        seat=seat,
+        event=f"v{game.version}",
+        subject=_subject(game, "Your turn"),
+        template="your_turn",
+        context={
+            "seat": seat,
+            "since": _since_last_turn(state, seat.position, log, names),
+            "cities": list(state.hands[seat.position]),
+            "missing_cost": _missing_cost(state, seat.position),
+            "round": state.round,
+            "scores": _table(state.scores, names),
+            "deadline": game.deadline,
+            "seat_url": seat_url(seat),
+        },
+    )
+
+
+def round_scored(game, seats, event: dict, hands: list[list[str]]) -> list[Message]:
+    """Tell everyone how a round ended: every seat's cities (now public) and the losses."""
+    from games.links import seat_url
+
+    names = _names(game)
+    rows = [
+        {
+            "name": names[position],
+            "cities": hands[position],
+            "joined": position in event["connected"],
+            "loss": event["losses"][position],
+            "score": event["scores"][position],
+        }
+        for position in range(len(names))
+    ]
+    return [
+        message
+        for seat in recipients_for_game(seats)
+        if (
+            message := _write(
+                "round_scored",
+                seat.email,
+                game=game,
+                seat=seat,
+                event=f"round-{event['round']}",
+                subject=_subject(game, f"Round {event['round']} scored"),
+                template="round_scored",
+                context={
+                    "seat": seat,
+                    "round": event["round"],
+                    "rows": rows,
+                    "ends_at": event["game_ends_at_score"],
+                    "seat_url": seat_url(seat),
+                },
+            )
+        )
+    ]
+
+
+def game_over(game, seats, state) -> list[Message]:
+    """Tell everyone the final table and where to replay the game."""
+    from games.links import replay_url
+
+    names = _names(game)
+    winners = [names[position] for position in state.winners]
+    table = sorted(_table(state.scores, names), key=lambda row: -row["score"])
+    return [
+        message
+        for seat in recipients_for_game(seats)
+        if (
+            message := _write(
+                "game_over",
+                seat.email,
+                game=game,
+                seat=seat,
+                event="over",
+                subject=_subject(game, f"Game over: {' and '.join(winners)} won"),
+                template="game_over",
+                context={
+                    "seat": seat,
+                    "winners": winners,
+                    "won": seat.position in state.winners,
+                    "table": table,
+                    "replay_url": replay_url(game),
+                },
+            )
+        )
+    ]
+
+
+def bot_took_over(game, seats, taken) -> list[Message]:
+    """Tell everyone that a bot now plays ``taken``'s seat after too many timeouts."""
+    from games.links import seat_url
+
+    return [
+        message
+        for seat in recipients_for_game(seats)
+        if (
+            message := _write(
+                "bot_took_over",
+                seat.email,
+                game=game,
+                seat=seat,
+                event=f"v{game.version}",
+                subject=_subject(game, f"A bot now plays for {taken.name}"),
+                template="bot_took_over",
+                context={
+                    "seat": seat,
+                    "taken": taken,
+                    "yours": seat.pk == taken.pk,
+                    "timeouts": game.bot_takeover_after,
+                    "seat_url": seat_url(seat),
+                },
+            )
+        )
+    ]
+
+
+def reminder(game, seat, hours: int) -> Message | None:
+    """Remind ``seat`` that their move is due at the game's deadline, ``hours`` before it.
+
+    Sent once per turn and reminder time: the key holds the game's version.
+    """
+    from games.links import seat_url
+
+    return _write(
+        "reminder",
+        seat.email,
+        game=game,
+        seat=seat,
+        event=f"v{game.version}-{hours}h",
+        subject=_subject(game, f"Reminder: your move is due within {hours} hours"),
+        template="reminder",
+        context={
+            "seat": seat,
+            "hours": hours,
+            "deadline": game.deadline,
+            "on_timeout": game.on_timeout,
+            "seat_url": seat_url(seat),
+        },
+    )
+
+
+def digest(user, seats: list, day: date) -> Message | None:
+    """One email a day listing the games waiting on ``user``'s move (``seats``)."""
+    from games.links import seat_url
+
+    if not seats:
+        return None
+    games = [
+        {"game": seat.game, "seat_url": seat_url(seat), "deadline": seat.game.deadline}
+        for seat in seats
+    ]
+    count = len(games)
+    return _write(
+        "digest",
+        user.email,
+        event=day.isoformat(),
+        subject=f"{count} game{'s' if count != 1 else ''} waiting for your move",
+        template="digest",
+        context={"user": user, "games": games},
+    )
+
+
+def _names(game) -> list[str]:
+    return [seat.name for seat in game.seats.order_by("position")]
+
+
+def _table(scores, names) -> list[dict]:
+    return [{"name": name, "score": score} for name, score in zip(names, scores, strict=True)]
+
+
+def _missing_cost(state, position: int) -> int | None:
+    from games import rules
+
+    if state.starts[position] is None:
+        return None  # no start marker yet: nothing to measure from
+    return rules.missing_cost(state, position)
+
+
+def _since_last_turn(state, position: int, log: list[dict], names: list[str]) -> list[str]:
+    """What the other seats did since ``position`` last moved (in this round)."""
+    done = []
+    for event in reversed(log):
+        kind = event["type"]
+        if kind == "round_started" or (kind in MOVE_TYPES and event["seat"] == position):
+            break
+        if kind not in MOVE_TYPES:
+            continue
+        name = names[event["seat"]]
+        if kind == "turn_passed":
+            done.append(f"{name} passed")
+        elif kind == "start_placed":
+            index = state.board.point_index.get(tuple(event["point"]))
+            city = state.board.city_at.get(index)
+            where = f"at {city.name}" if city else "on the board"
+            done.append(f"{name} placed a start marker {where}")
+        else:
+            count = len(event["lines"])
+            exclusive = len(event.get("exclusive", []))
+            extra = f", {exclusive} of them exclusive" if exclusive else ""
+            done.append(f"{name} built {count} track{'s' if count != 1 else ''}{extra}")
+    return list(reversed(done))

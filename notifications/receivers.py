@@ -1,0 +1,44 @@
+"""Write the outbox rows for the game emails that newly recorded events cause.
+
+Connected to games.signals.events_recorded, which is sent inside the write transaction:
+the rows commit or roll back together with the events, and are delivered after commit.
+"""
+
+from django.dispatch import receiver
+
+from games.signals import events_recorded
+from notifications import emails
+
+
+@receiver(events_recorded, dispatch_uid="notifications.write_game_emails")
+def write_game_emails(sender, game, state, events, **kwargs) -> None:
+    seats = list(game.seats.select_related("user").order_by("position"))
+    types = [event.type for event in events]
+    for event in events:
+        if event.type == "round_scored":
+            hands = state.last_scoring["hands"]
+            emails.round_scored(game, seats, event.data, hands)
+        elif event.type == "game_ended":
+            emails.game_over(game, seats, state)
+        elif event.type == "seat_taken_by_bot":
+            emails.bot_took_over(game, seats, seats[event.data["seat"]])
+
+    if state.is_over or state.seat_to_move is None:
+        return
+    turn_changed = "round_started" in types or any(t in emails.MOVE_TYPES for t in types)
+    if not turn_changed:
+        return
+    seat = seats[state.seat_to_move]
+    movers = [event.data["seat"] for event in events if event.type in emails.MOVE_TYPES]
+    # Never an email to the player who just moved about their own move (a player may
+    # be next again when their move ended the round and they start the next one).
+    own_move = movers and movers[-1] == seat.position and "round_started" not in types
+    if (
+        own_move
+        or seat.is_bot
+        or seat.autopilot
+        or not seat.email
+        or not emails.wants_each_turn(seat)
+    ):
+        return
+    emails.your_turn(game, seat, state, game.engine_events())
