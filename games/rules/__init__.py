@@ -6,7 +6,7 @@ A game is a log of events. ``replay(events)`` rebuilds its state, checking each 
 """
 
 from .boards import BOARD_NAMES, COLOURS, Board, City, get_board
-from .bots import greedy_move
+from .bots import BOTS, greedy_move, strong_move
 from .dealing import MAX_SEATS, MIN_SEATS, deal, round_started
 from .errors import IllegalMove, InvalidEvent
 from .moves import Build, Line, Move, Pass, PlaceStart, Point, as_line, as_point, format_line
@@ -22,6 +22,7 @@ from .visibility import hands_visible_to, seat_view
 
 __all__ = [
     "AWAITING_DEAL",
+    "BOTS",
     "BOARD_NAMES",
     "BUILDING",
     "COLOURS",
@@ -68,4 +69,5 @@ __all__ = [
     "round_started",
     "seat_view",
     "simulate",
+    "strong_move",
 ]

@@ -1,18 +1,18 @@
-"""Built-in players. A bot sees only what its seat may see: its own cities and the board.
+"""The greedy bot: quick and simple.
 
-``greedy_move`` builds along the cheapest path from its network to its nearest city not
-yet joined, and starts on the city of its hand closest to the others.
+``greedy_move`` starts on the city of its hand cheapest to join to the other four, then
+builds along the cheapest path from its network to its nearest city not yet joined.
 """
 
 from __future__ import annotations
 
 import heapq
 
-from .moves import Build, Line, Move, Pass, PlaceStart
-from .network import cities_joined, coloured_at, network
-from .scoring import INFINITY, Graph, cost_graph
-from .state import PLACING, GameState, Track
-from .turns import MAX_COLOURED_AT_POINT, legal_lines
+from ..moves import Build, Line, Move, Pass, PlaceStart
+from ..network import cities_joined, coloured_at, network
+from ..scoring import INFINITY, Graph, cost_graph
+from ..state import PLACING, GameState, Track
+from ..turns import MAX_COLOURED_AT_POINT, legal_lines
 
 
 def shortest_paths(graph: Graph, sources: set[int]) -> tuple[list[int], list[int]]:
