@@ -256,5 +256,69 @@ def send_fresh_link(seat: Seat, address: str) -> bool:
         return False
     with transaction.atomic():
         rotate_link(seat)
-        _invite(seat, reminder=seat.joined_at is None)
+        _invite(seat)
     return True
+
+
+# Deadlines. The deadline scan (notifications.deadlines) calls these; like every other
+# change to a game they append events, so the history shows what the clock did.
+
+
+def record_timeout(game: Game, seat: Seat, expected_version: int) -> Game:
+    """Record that ``seat`` let its move's deadline pass.
+
+    Counts the timeouts in a row; when the game's rule is "a bot plays" and the count
+    reaches ``bot_takeover_after``, the bot keeps the seat (``seat_taken_by_bot``) until
+    the player takes it back. The caller then has the bot play the turn (or, when the
+    game waits, nothing more happens until the player moves).
+    """
+    with transaction.atomic():
+        locked = _lock(game)
+        if locked.version != expected_version or locked.seat_to_move != seat.position:
+            raise GameMovedOn(expected_version, locked.version)
+        seat = Seat.objects.select_for_update().get(pk=seat.pk)
+        log = locked.engine_events()
+        in_a_row = _timeouts_in_a_row(log, seat.position) + 1
+        events = [{"type": "turn_timed_out", "seat": seat.position, "in_a_row": in_a_row}]
+        takeover = (
+            locked.on_timeout == Game.OnTimeout.BOT
+            and not seat.autopilot
+            and in_a_row >= locked.bot_takeover_after
+        )
+        if takeover:
+            events.append({"type": "seat_taken_by_bot", "seat": seat.position})
+            seat.autopilot = True
+        seat.timeouts_in_a_row = in_a_row
+        seat.save(update_fields=["timeouts_in_a_row", "autopilot"])
+        _record(locked, rules.replay(log), events)
+    return locked
+
+
+def _timeouts_in_a_row(log: list[dict], position: int) -> int:
+    """How many of the seat's last turns, in a row, ended in a timeout (from the log)."""
+    count, timed_out = 0, False
+    for event in log:
+        if event.get("seat") != position:
+            continue
+        if event["type"] == "turn_timed_out":
+            timed_out = True
+        elif event["type"] == "seat_taken_back":
+            count, timed_out = 0, False
+        elif event["type"] in ("start_placed", "track_built", "turn_passed"):
+            count = count + 1 if timed_out else 0
+            timed_out = False
+    return count
+
+
+def take_seat_back(seat: Seat) -> Game:
+    """The player takes their seat back from the bot that kept it after their timeouts."""
+    with transaction.atomic():
+        locked = _lock(seat.game)
+        seat = Seat.objects.select_for_update().get(pk=seat.pk)
+        if not seat.autopilot:
+            return locked
+        seat.autopilot = False
+        seat.timeouts_in_a_row = 0
+        seat.save(update_fields=["autopilot", "timeouts_in_a_row"])
+        _record(locked, load_state(locked), [{"type": "seat_taken_back", "seat": seat.position}])
+    return locked

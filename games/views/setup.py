@@ -1,0 +1,127 @@
+"""Setting up a game: creating it, and the creator's page for invitations."""
+
+from contextlib import suppress
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from games import services
+from games.forms import NewGameForm, PlayerFormSet, ReplacePlayerForm
+from games.links import seat_path
+from games.models import Game, Seat
+
+
+@login_required
+def new_game(request: HttpRequest) -> HttpResponse:
+    """Choose the board, options and time limits, and invite the players."""
+    form = NewGameForm(request.POST or None)
+    players = PlayerFormSet(request.POST or None, prefix="players")
+    if request.method == "POST" and form.is_valid() and players.is_valid():
+        specs = []
+        if form.cleaned_data["creator_plays"]:
+            user = request.user
+            specs.append(services.SeatSpec(user.get_short_name() or user.email, user.email, user))
+        for player in players.filled():
+            data = player.cleaned_data
+            specs.append(
+                services.SeatSpec(
+                    data["name"],
+                    data["email"],
+                    is_bot=bool(data["bot"]),
+                    bot_level=data["bot"],
+                    joined=bool(data["bot"]),
+                )
+            )
+        if not 2 <= len(specs) <= 6:
+            form.add_error(None, "A game has 2 to 6 players, you included if you play.")
+        else:
+            game = services.open_game(
+                board=form.cleaned_data["board"],
+                options=form.options(),
+                players=specs,
+                created_by=request.user,
+                time_per_move=form.cleaned_data["time_per_move"],
+                title=form.cleaned_data["title"],
+                reminder_hours=form.cleaned_data["reminder_hours"],
+                on_timeout=form.cleaned_data["on_timeout"],
+                bot_takeover_after=form.cleaned_data["bot_takeover_after"],
+                start_now=form.cleaned_data["start_when"] == "now",
+            )
+            messages.success(request, "The game is set up and the invitations are on their way.")
+            return redirect("games:manage", game_id=game.pk)
+    return render(request, "games/new.html", {"form": form, "players": players})
+
+
+def _own_game(request: HttpRequest, game_id: int) -> Game:
+    game = get_object_or_404(Game, pk=game_id)
+    if game.created_by_id != request.user.pk:
+        raise Http404("Only the game's creator manages it.")
+    return game
+
+
+@login_required
+def manage(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The creator's page: who has joined, reminders, replacements, starting now."""
+    game = _own_game(request, game_id)
+    seats = list(game.seats.select_related("user"))
+    own = next((s for s in seats if s.user_id == request.user.pk), None)
+    context = {
+        "game": game,
+        "seats": seats,
+        "own_seat_path": seat_path(own) if own else None,
+        "blank_form": ReplacePlayerForm(),
+    }
+    return render(request, "games/manage.html", context)
+
+
+def _invited_seat(request: HttpRequest, game_id: int, position: int) -> Seat:
+    game = _own_game(request, game_id)
+    seat = get_object_or_404(game.seats, position=position)
+    if seat.joined_at is not None or seat.is_bot:
+        raise Http404("That player has already joined.")
+    return seat
+
+
+@login_required
+@require_POST
+def remind(request: HttpRequest, game_id: int, position: int) -> HttpResponse:
+    seat = _invited_seat(request, game_id, position)
+    services.remind_invited(seat)
+    messages.success(request, f"{seat.name} has been reminded.")
+    return redirect("games:manage", game_id=game_id)
+
+
+@login_required
+@require_POST
+def replace(request: HttpRequest, game_id: int, position: int) -> HttpResponse:
+    seat = _invited_seat(request, game_id, position)
+    form = ReplacePlayerForm(request.POST)
+    if not form.is_valid():
+        game = seat.game
+        context = {
+            "game": game,
+            "seats": list(game.seats.all()),
+            "blank_form": ReplacePlayerForm(),
+            "replace_form": form,
+            "replace_position": position,
+        }
+        return render(request, "games/manage.html", context, status=400)
+    services.replace_invited(seat, form.cleaned_data["name"], form.cleaned_data["email"])
+    messages.success(request, f"{form.cleaned_data['name']} is invited in {seat.name}'s place.")
+    return redirect("games:manage", game_id=game_id)
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Start without waiting: players who have not joined play through their links."""
+    game = _own_game(request, game_id)
+    if game.status == Game.Status.SETUP:
+        # Started a moment ago by the last player joining: that is fine too.
+        with suppress(services.GameMovedOn):
+            services.start_game(game)
+        messages.success(request, "The game has started.")
+    return redirect("games:manage", game_id=game_id)

@@ -1,0 +1,167 @@
+import re
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from games.links import seat_path, seat_url
+from games.models import Game
+from notifications.models import Message
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def new_game_data(**changes):
+    data = {
+        "title": "Friday game",
+        "board": "transamerica",
+        "time_per_move": "48",
+        "reminder_hours": "24, 2",
+        "on_timeout": "bot",
+        "bot_takeover_after": "3",
+        "creator_plays": "on",
+        "start_when": "accepted",
+        "players-TOTAL_FORMS": "5",
+        "players-INITIAL_FORMS": "0",
+        "players-MIN_NUM_FORMS": "0",
+        "players-MAX_NUM_FORMS": "6",
+        "players-0-name": "Ada",
+        "players-0-email": "ada@example.com",
+        "players-1-name": "",
+        "players-1-email": "",
+        "players-1-bot": "greedy",
+    }
+    data.update(changes)
+    return data
+
+
+def page_text(response, address):
+    """The page without the address typed and without the (per-response) CSRF tokens."""
+    text = response.content.decode().replace(address, "")
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", text)
+
+
+@pytest.fixture
+def creator(client):
+    user = UserFactory(name="Grace")
+    client.force_login(user)
+    return user
+
+
+def test_creating_a_game_needs_an_account(client):
+    response = client.get(reverse("games:new"))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("accounts:login"))
+
+
+def test_creating_a_game_invites_the_players(client, creator, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("games:new"), new_game_data())
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("games:manage", args=[game.pk])
+    me, ada, bot = game.seats.all()
+    assert (me.user, me.joined_at is not None) == (creator, True)
+    assert (ada.email, ada.joined_at) == ("ada@example.com", None)
+    assert (bot.is_bot, bot.bot_level, bot.joined_at is not None) == (True, "greedy", True)
+    assert game.status == Game.Status.SETUP
+    assert game.title == "Friday game"
+    assert game.time_per_move.total_seconds() == 48 * 3600
+    assert game.reminder_hours == [24, 2]
+    assert list(Message.objects.filter(kind="invitation").values_list("to", flat=True)) == [
+        "ada@example.com"
+    ]
+    assert [m.to for m in mail.outbox] == [["ada@example.com"]]
+    assert seat_url(ada) in mail.outbox[0].body
+
+
+def test_the_game_starts_when_the_last_invited_player_joins(client, creator):
+    client.post(reverse("games:new"), new_game_data())
+    game = Game.objects.get()
+    ada = game.seats.get(name="Ada")
+    page = client.get(seat_path(ada))
+    assert b"Join this game" in page.content
+    game.refresh_from_db()
+    assert game.status == Game.Status.SETUP  # GET changes nothing
+    response = client.post(reverse("games:join", args=[seat_path(ada).split("/")[2]]))
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert game.round == 1
+
+
+def test_start_at_once(client, creator):
+    client.post(reverse("games:new"), new_game_data(start_when="now"))
+    assert Game.objects.get().status == Game.Status.ACTIVE
+
+
+def test_a_game_needs_two_players(client, creator):
+    data = new_game_data(**{"players-0-email": "", "players-0-name": "", "players-1-bot": ""})
+    response = client.post(reverse("games:new"), data)
+    assert response.status_code == 200
+    assert b"2 to 6 players" in response.content
+    assert not Game.objects.exists()
+
+
+def test_a_person_needs_an_address(client, creator):
+    response = client.post(reverse("games:new"), new_game_data(**{"players-0-email": ""}))
+    assert b"email address, or choose a bot" in response.content
+    assert not Game.objects.exists()
+
+
+def test_the_creator_reminds_and_replaces_an_invited_player(client, creator):
+    client.post(reverse("games:new"), new_game_data())
+    game = Game.objects.get()
+    ada = game.seats.get(name="Ada")
+    old_link = seat_path(ada)
+    response = client.post(reverse("games:remind", args=[game.pk, ada.position]))
+    assert response.status_code == 302
+    assert Message.objects.filter(kind="invitation", to="ada@example.com").count() == 2
+
+    response = client.post(
+        reverse("games:replace", args=[game.pk, ada.position]),
+        {"name": "Alan", "email": "alan@example.com"},
+    )
+    assert response.status_code == 302
+    ada.refresh_from_db()
+    assert (ada.name, ada.email) == ("Alan", "alan@example.com")
+    assert client.get(old_link).status_code == 403
+    assert Message.objects.filter(kind="invitation", to="alan@example.com").count() == 1
+
+
+def test_only_the_creator_manages_a_game(client, creator):
+    client.post(reverse("games:new"), new_game_data())
+    game = Game.objects.get()
+    client.force_login(UserFactory())
+    assert client.get(reverse("games:manage", args=[game.pk])).status_code == 404
+    assert client.post(reverse("games:start", args=[game.pk])).status_code == 404
+    game.refresh_from_db()
+    assert game.status == Game.Status.SETUP
+
+
+def test_the_creator_starts_now(client, creator):
+    client.post(reverse("games:new"), new_game_data())
+    game = Game.objects.get()
+    response = client.post(reverse("games:start", args=[game.pk]))
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+
+
+def test_a_fresh_link_goes_only_to_the_seats_address(client, creator):
+    client.post(reverse("games:new"), new_game_data(start_when="now"))
+    game = Game.objects.get()
+    client.get(reverse("games:manage", args=[game.pk]))  # shows (and so clears) the message
+    ada = game.seats.get(name="Ada")
+    old = seat_path(ada)
+    token = old.split("/")[2]
+    wrong = client.post(reverse("games:fresh_link", args=[token]), {"email": "eve@example.com"})
+    right = client.post(reverse("games:fresh_link", args=[token]), {"email": "ADA@example.com"})
+    # The same answer either way: nobody learns who plays in the game.
+    assert wrong.status_code == right.status_code == 200
+    assert page_text(wrong, "eve@example.com") == page_text(right, "ADA@example.com")
+    assert client.get(old).status_code == 403
+    ada.refresh_from_db()
+    assert client.get(seat_path(ada)).status_code == 200
+    assert Message.objects.filter(kind="invitation", to="ada@example.com").count() == 2
