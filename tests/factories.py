@@ -1,6 +1,10 @@
+import random
+
 import factory
+from django.db import transaction
 
 from accounts.models import User
+from games import rules, services
 from games.models import Game
 from games.services import SeatSpec, create_game, start_game
 
@@ -43,3 +47,27 @@ class GameFactory(factory.django.DjangoModelFactory):
         if started:
             game = start_game(game)
         return game
+
+
+def simulated_game(
+    seats: int = 3,
+    *,
+    board: str = "transamerica",
+    seed: int = 0,
+    until: int | None = None,
+    names: list[str] | None = None,
+    **create,
+) -> Game:
+    """A game whose moves are a bot game from ``rules.simulate`` (dealt from ``seed``):
+    finished, or stopped after event ``until``. Much quicker than playing a whole game
+    turn by turn: the moves are recorded in one append through the service's write
+    path, which checks them all with the engine and updates the projection."""
+    events = rules.simulate(board, seats, random.Random(seed))[:until]
+    names = names or [f"Player {n}" for n in range(seats)]
+    players = [SeatSpec(name, f"seat{n}@example.com") for n, name in enumerate(names)]
+    game = create_game(board, None, players, **create)
+    with transaction.atomic():
+        locked = services._lock(game)
+        state = rules.replay(events)
+        services._record(locked, state, [dict(event) for event in events[1:]])
+    return locked
