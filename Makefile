@@ -21,6 +21,10 @@ setup: $(STAMP)
 run: setup
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py demo
+	@# The periodic jobs (deadlines, reminders, digests, outbox sweep) run beside the
+	@# server and stop with it; emails are at http://127.0.0.1:8000/mail/mailbox/.
+	$(BIN)/python manage.py run_periodic & periodic=$$!; \
+	trap 'kill $$periodic 2>/dev/null; wait $$periodic' EXIT INT TERM; \
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
 services:

@@ -25,7 +25,7 @@ def project(game: Game, state: Any, last_event: Event) -> dict[str, Any]:
     seat_to_move = state.seat_to_move
     deadline = None
     if seat_to_move is not None and game.time_per_move is not None:
-        deadline = last_event.created_at + game.time_per_move
+        deadline = _deadline(game, seat_to_move, last_event)
     return {
         "status": status.value,
         "round": state.round,
@@ -35,6 +35,20 @@ def project(game: Game, state: Any, last_event: Event) -> dict[str, Any]:
         "scores": list(state.scores),
         "finished_at": last_event.created_at if state.is_over else None,
     }
+
+
+def _deadline(game: Game, seat_to_move: int, last_event: Event):
+    """When the player to move must have moved, or None if their clock is stopped.
+
+    - A seat a bot keeps after too many timeouts is due at once: the next deadline scan
+      has the bot play it.
+    - After a timeout in a game that waits, the clock stays stopped until they move.
+    """
+    if game.pk and game.seats.filter(position=seat_to_move, autopilot=True).exists():
+        return last_event.created_at
+    if last_event.type == "turn_timed_out" and game.on_timeout == Game.OnTimeout.WAIT:
+        return None
+    return last_event.created_at + game.time_per_move
 
 
 def differences(game: Game, projection: dict[str, Any]) -> dict[str, tuple[Any, Any]]:

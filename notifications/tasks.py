@@ -22,3 +22,10 @@ def deliver(self, message_id: int) -> str:
 @shared_task
 def sweep_outbox() -> dict:
     return outbox.sweep()
+
+
+@shared_task
+def scan_deadlines() -> dict:
+    from notifications import deadlines
+
+    return deadlines.scan()

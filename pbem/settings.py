@@ -130,6 +130,14 @@ if not CELERY_BROKER_URL:
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
+# Celery beat (production: `celery -A pbem beat`, see deploy/). Locally, `make run` runs
+# the same jobs with `manage.py run_periodic` instead.
+CELERY_BEAT_SCHEDULE = {
+    "scan-deadlines": {"task": "notifications.tasks.scan_deadlines", "schedule": 60.0},
+    "sweep-outbox": {"task": "notifications.tasks.sweep_outbox", "schedule": 60.0},
+}
+# The hour (UTC) from which the daily digests go out.
+RAILMAIL_DIGEST_HOUR = int(os.getenv("RAILMAIL_DIGEST_HOUR", "7"))
 
 # Email. ANYMAIL_ESP names an anymail provider ("mailgun", "postmark", "amazon_ses", ...);
 # every other ANYMAIL_* variable goes into the ANYMAIL dict without its prefix, so

@@ -92,7 +92,8 @@ def test_bots_get_no_email(django_capture_on_commit_callbacks):
     nxt.save()
     with django_capture_on_commit_callbacks(execute=True):
         play_turn(game)
-    assert sent("your_turn") == []
+    assert all(nxt.email not in m.to for m in mail.outbox)
+    assert not Message.objects.filter(to=nxt.email).exists()
 
 
 def play_until(game, done):
