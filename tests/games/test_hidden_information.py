@@ -1,0 +1,119 @@
+"""No page, fragment, JSON or email that a seat can reach shows another seat's cities
+before the round is scored.
+
+The test deals two games identically for the viewing seat and differently for everyone
+else, plays the same moves in both, and renders everything the viewer can reach: the
+outputs must not differ at all (once game numbers, links and CSRF tokens are set aside).
+Whatever an output depends on, it does not depend on the others' hands.
+"""
+
+import re
+
+import pytest
+from django.urls import NoReverseMatch, reverse
+
+from games import rules, services
+from games.links import seat_path
+from games.models import Game
+from notifications import emails
+
+pytestmark = pytest.mark.django_db
+
+VIEWER = 0
+
+
+def hands_for(board, others_variant):
+    """The viewer's fixed hand, and one of two different hands for each other seat."""
+    viewer = [
+        next(c.name for c in board.cities if c.colour == colour and not c.dashed)
+        for colour in rules.COLOURS
+    ]
+    taken = set(viewer)
+    hands = [viewer]
+    for _seat in range(2):
+        hand = []
+        for colour in rules.COLOURS:
+            cities = [
+                c.name
+                for c in board.cities
+                if c.colour == colour and c.name not in taken and not c.dashed
+            ]
+            pick = cities[others_variant] if others_variant < len(cities) else cities[-1]
+            hand.append(pick)
+            taken.add(pick)
+        hands.append(hand)
+    return hands
+
+
+def make_game(monkeypatch, variant):
+    board = rules.get_board("transamerica")
+    hands = hands_for(board, variant)
+    monkeypatch.setattr(services, "deal_round", lambda state: rules.round_started(state, hands))
+    players = [(f"Player {n}", f"seat{n}@example.com") for n in range(3)]
+    game = services.create_game("transamerica", None, players)
+    game.title = "Hidden"
+    game.save(update_fields=["title"])
+    game = services.start_game(game)
+    seats = list(game.seats.all())
+    # The same moves in both games: start markers, then one line for the first builder.
+    for point in [(5, 3), (12, 5), (8, 8)]:
+        state = services.load_state(game)
+        seat = seats[state.seat_to_move]
+        game = services.submit_move(game, seat, rules.PlaceStart(point), game.version)
+    state = services.load_state(game)
+    seat = seats[state.seat_to_move]
+    line = rules.legal_lines(state, seat.position)[0]
+    game = services.submit_move(game, seat, rules.Build([line]), game.version)
+    return game
+
+
+def normalise(text: str, game: Game) -> str:
+    text = re.sub(r"/s/[^/\"'\s]+/", "/s/TOKEN/", text)
+    text = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", text)
+    text = re.sub(r"link-[\w-]+", "link-NONCE", text)
+    return text.replace(f"/games/{game.pk}/", "/games/N/")
+
+
+def reachable(client, game, viewer):
+    """Everything the viewing seat can open or be sent, as text."""
+    seat = game.seats.get(position=viewer)
+    path = seat_path(seat)
+    token = path.split("/")[2]
+    out = {"board": client.get(path).content.decode()}
+    state = services.load_state(game)
+    if state.seat_to_move == viewer:
+        out["illegal"] = client.post(path, {"version": game.version, "line1": 0}).content.decode()
+    out["stale"] = client.post(path, {"version": 0, "point": 0}).content.decode()
+    for name in ("games:seat_replay", "games:seat_record"):
+        try:
+            url = reverse(name, args=[token])
+        except NoReverseMatch:
+            continue
+        out[name] = client.get(url).content.decode()
+    message = emails.invitation(seat)
+    out["email"] = message.subject + message.body_text + message.body_html
+    return {key: normalise(value, game) for key, value in out.items()}
+
+
+def test_nothing_a_seat_can_reach_depends_on_the_other_hands(client, monkeypatch):
+    viewer = VIEWER
+    first = make_game(monkeypatch, 0)
+    second = make_game(monkeypatch, 1)
+    one, two = reachable(client, first, viewer), reachable(client, second, viewer)
+    assert one.keys() == two.keys()
+    for key in one:
+        assert one[key] == two[key], f"{key} depends on another seat's hand"
+
+
+def test_only_the_viewers_own_cities_are_marked(client, monkeypatch):
+    game = make_game(monkeypatch, 0)
+    state = services.load_state(game)
+    for seat in game.seats.all():
+        page = client.get(seat_path(seat)).content.decode()
+        marked = re.findall(r'<g class="city \w+ mine">.*?<text[^>]*>([^<]+)</text>', page)
+        assert sorted(marked) == sorted(state.hands[seat.position])
+        hand_list = page.split('id="hand-title"')[1].split("</section>")[0]
+        for other, hand in enumerate(state.hands):
+            if other != seat.position:
+                for city in hand:
+                    assert city not in hand_list
