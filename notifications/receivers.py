@@ -4,10 +4,13 @@ Connected to games.signals.events_recorded, which is sent inside the write trans
 the rows commit or roll back together with the events, and are delivered after commit.
 """
 
+from anymail.signals import EventType, tracking
 from django.dispatch import receiver
 
+from accounts.models import normalize_email
 from games.signals import events_recorded
 from notifications import emails
+from notifications.models import Suppression
 
 
 @receiver(events_recorded, dispatch_uid="notifications.write_game_emails")
@@ -42,3 +45,26 @@ def write_game_emails(sender, game, state, events, **kwargs) -> None:
     ):
         return
     emails.your_turn(game, seat, state, game.engine_events())
+
+
+@receiver(tracking, dispatch_uid="notifications.record_provider_event")
+def record_provider_event(sender, event, esp_name: str, **kwargs) -> None:
+    """Stop mail to an address after a hard bounce or a spam complaint.
+
+    anymail reports a hard (permanent) bounce as "bounced" and a soft one as "deferred";
+    only the first means the mailbox is gone.
+    """
+    reasons = {
+        EventType.BOUNCED: Suppression.Reason.BOUNCED,
+        EventType.COMPLAINED: Suppression.Reason.COMPLAINED,
+    }
+    if event.event_type not in reasons or not event.recipient:
+        return
+    detail = event.description or event.mta_response or ""
+    Suppression.objects.update_or_create(
+        address=normalize_email(event.recipient),
+        defaults={
+            "reason": reasons[event.event_type],
+            "detail": f"{esp_name}: {detail}".strip()[:2000],
+        },
+    )

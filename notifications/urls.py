@@ -7,6 +7,7 @@ app_name = "notifications"
 urlpatterns = [
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("resume/", views.resume, name="resume"),
+    path("seat/<str:token>/take-back/", views.take_seat_back, name="take_seat_back"),
     path("mailbox/", views.mailbox, name="mailbox"),
     path("mailbox/<int:pk>/", views.mailbox_message, name="mailbox_message"),
     # The provider's tracking webhook (bounces, complaints), secured with

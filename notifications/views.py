@@ -68,3 +68,18 @@ def mailbox_message(request: HttpRequest, pk: int) -> HttpResponse:
     _debug_only()
     message = get_object_or_404(Message, pk=pk)
     return render(request, "notifications/mailbox_message.html", {"message": message})
+
+
+@require_POST
+def take_seat_back(request: HttpRequest, token: str) -> HttpResponse:
+    """The player takes their seat back from the bot (the button on their board page)."""
+    from games import links, services
+
+    try:
+        seat = links.seat_for_token(token)
+    except links.BadLink:
+        return render(request, "notifications/unsubscribe_bad.html", status=400)
+    if seat.autopilot:
+        services.take_seat_back(seat)
+        messages.success(request, "Your seat is yours again: the bot no longer plays it.")
+    return redirect(links.seat_path(seat))

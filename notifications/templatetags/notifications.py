@@ -15,3 +15,13 @@ def mail_stopped(seat) -> dict | None:
     if suppression is None:
         return None
     return {"suppression": suppression, "token": emails.resume_token(suppression.address)}
+
+
+@register.simple_tag
+def take_back_url(seat) -> str:
+    """Where the board page's "take my seat back" form posts."""
+    from django.urls import reverse
+
+    from games.links import make_token
+
+    return reverse("notifications:take_seat_back", args=[make_token(seat)])

@@ -86,3 +86,27 @@ def test_the_mailbox_lists_emails_in_debug_mode_only(client, settings):
     assert b"Sign in to Railmail" in listing.content
     page = client.get(reverse("notifications:mailbox_message", args=[message.pk]))
     assert b'<a href="https://railmail.example.org/l/abc/"' in page.content
+
+
+def test_a_player_takes_their_seat_back_from_the_bot(rf):
+    from games.links import seat_path
+
+    game = GameFactory()
+    seat = game.seats.get(position=0)
+    request = rf.get("/")
+    assert (
+        render_to_string("notifications/seat_autopilot.html", {"seat": seat}, request).strip() == ""
+    )
+    seat.autopilot = True
+    seat.save()
+    html = render_to_string("notifications/seat_autopilot.html", {"seat": seat}, request)
+    assert "Take my seat back" in html
+    url = html.split('action="')[1].split('"')[0]
+    assert Client(enforce_csrf_checks=True).post(url).status_code == 403
+    response = Client().post(url)
+    assert response.status_code == 302 and response["Location"] == seat_path(seat)
+    seat.refresh_from_db()
+    assert not seat.autopilot
+    assert game.engine_events()[-1]["type"] == "seat_taken_back"
+    # GET changes nothing.
+    assert Client().get(url).status_code == 405
