@@ -24,12 +24,13 @@ class UserAdmin(BaseUserAdmin):
     form = AccountChangeForm
     add_form = AccountCreationForm
     list_display = ("email", "name", "is_staff", "is_active", "date_joined")
-    list_filter = ("is_staff", "is_superuser", "is_active")
+    list_filter = ("is_staff", "is_superuser", "is_active", "email_mode")
     search_fields = ("email", "name")
     ordering = ("email",)
     fieldsets = (
         (None, {"fields": ("email", "password")}),
         ("Profile", {"fields": ("name",)}),
+        ("Preferences", {"fields": ("email_mode", "reminders", "timezone")}),
         (
             "Permissions",
             {"fields": ("is_active", "is_staff", "is_superuser", "groups", "user_permissions")},
