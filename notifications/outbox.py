@@ -150,8 +150,8 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
 
     A row left "sending" is never sent again automatically: the worker may have handed it
     to the provider just before it died, and a second copy is worse than a late one. The
-    admin lists such rows and an operator who has checked the provider's log can send
-    them again (the admin action, or ``manage.py outbox --requeue``).
+    admin lists such rows (status "Being sent") and an operator who has checked the
+    provider's log can send them again with the admin's "Send again" action.
     """
     now = now or timezone.now()
     lost = list(
