@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 PG_TEST_URL ?= postgres://postgres@127.0.0.1:5432/railmail
 REDIS_TEST_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: setup run test lint test-sqlite test-postgres services
+.PHONY: setup run test lint test-sqlite test-postgres services system-deps
 
 # Reinstall only when the dependencies may have changed.
 $(STAMP): pyproject.toml
@@ -30,6 +30,10 @@ run: setup
 services:
 	scripts/services-up
 
+# Debian packages the tests need (Chromium for the browser tests); a no-op once there.
+system-deps:
+	scripts/install-system-deps
+
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -46,4 +50,4 @@ test-postgres: setup services
 		echo "PostgreSQL or Redis is not running here: skipped the PostgreSQL run."; \
 	fi
 
-test: lint test-sqlite test-postgres
+test: lint system-deps test-sqlite test-postgres

@@ -22,10 +22,15 @@ class MoveForm(forms.Form):
     """
 
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
-    point = forms.TypedChoiceField(coerce=int, required=False, label="Start marker on")
-    line1 = forms.TypedChoiceField(coerce=int, required=False, label="First line")
+    point = forms.TypedChoiceField(
+        coerce=int, empty_value=None, required=False, label="Start marker on"
+    )
+    line1 = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="First line")
     line2 = forms.TypedChoiceField(
-        coerce=int, required=False, label="Second line (optional, single lines only)"
+        coerce=int,
+        empty_value=None,
+        required=False,
+        label="Second line (optional, single lines only)",
     )
     colour1 = forms.BooleanField(required=False, label="Build the first line in my colour")
     colour2 = forms.BooleanField(required=False, label="Build the second line in my colour")

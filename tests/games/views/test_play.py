@@ -46,6 +46,18 @@ def test_placing_a_start_marker(client):
     assert state.starts[seat.position] == point
 
 
+def test_building_one_line_with_the_second_left_empty(client):
+    # What a browser sends: every field, the unused ones empty.
+    game = building_game()
+    seat = seat_to_move(game)
+    state = load_state(game)
+    line = legal_line_ids(state, seat.position)[0]
+    data = {"version": game.version, "point": "", "line1": line, "line2": ""}
+    response = client.post(seat_path(seat), data)
+    assert response.status_code == 302
+    assert load_state(game).built[line].seat == seat.position
+
+
 def test_building_two_lines(client):
     game = building_game()
     seat = seat_to_move(game)
