@@ -1,0 +1,78 @@
+"""manage.py tournament: bots against bots, seats rotated, repeatable."""
+
+import io
+import math
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from games.management.commands.tournament import mean_interval, play_game, wilson
+from games.rules import Options
+
+
+def tournament(*args: str) -> str:
+    out = io.StringIO()
+    call_command("tournament", *args, stdout=out)
+    return out.getvalue()
+
+
+def rows(output: str) -> dict[str, list[str]]:
+    return {line.split()[0]: line.split() for line in output.splitlines()[3:]}
+
+
+def test_it_prints_each_bots_games_wins_and_intervals():
+    output = tournament(
+        "--games", "4", "--players", "2", "--bots", "strong,greedy", "--workers", "1"
+    )
+    assert "4 games of 2 players on TransAmerica, seed 0" in output
+    table = rows(output)
+    assert set(table) == {"strong", "greedy"}
+    # Rotated seats: each bot played every game, once per seat per deal.
+    assert table["strong"][1] == table["greedy"][1] == "4"
+    wins = float(table["strong"][2]) + float(table["greedy"][2])
+    assert wins == pytest.approx(4)  # shared wins add up to one per game
+
+
+def test_the_same_seed_gives_the_same_table_and_workers_change_nothing():
+    args = ("--games", "4", "--players", "3", "--bots", "greedy,strong,greedy", "--seed", "7")
+    alone = tournament(*args, "--workers", "1")
+    assert tournament(*args, "--workers", "2") == alone
+    assert tournament(*args[:-1], "8", "--workers", "1") != alone
+
+
+def test_each_deal_is_played_in_every_rotation():
+    jobs = [("transeuropa", ["strong", "greedy"], Options(), 3, turn) for turn in (0, 1)]
+    first, second = (play_game(job) for job in jobs)
+    assert [name for name, *_ in first] == ["strong", "greedy"]
+    assert [name for name, *_ in second] == ["greedy", "strong"]
+    assert sum(share for _name, share, _losses in first) == pytest.approx(1)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("--bots", "strong,champion"), "no bot called champion"),
+        (("--bots", "strong,greedy,greedy"), "names 3 bots for 4 players"),
+        (("--players", "7", "--bots", "greedy," * 6 + "greedy"), "2 to 6 players"),
+        (("--games", "0"), "at least 1"),
+        (("--exclusive-tracks", "9"), "exclusive_tracks"),
+    ],
+)
+def test_bad_arguments_get_a_clear_error(args, message):
+    with pytest.raises(CommandError, match=message):
+        tournament(*args)
+
+
+def test_wilson_interval():
+    low, high = wilson(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-4)
+    assert high == pytest.approx(0.5962, abs=1e-4)
+    assert wilson(0, 10)[0] == 0.0
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_mean_interval():
+    mean, half = mean_interval([1, 2, 3, 4])
+    assert mean == 2.5
+    assert half == pytest.approx(1.96 * math.sqrt(5 / 3) / 2)
+    assert mean_interval([3]) == (3, math.inf)
