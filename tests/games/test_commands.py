@@ -71,3 +71,14 @@ def test_demo_refuses_to_run_without_debug(settings):
     with pytest.raises(CommandError, match="local development"):
         run("demo")
     assert not User.objects.exists()
+
+
+def test_demo_prints_the_signed_link_to_the_demo_players_seat(settings):
+    from games.links import seat_for_token
+
+    settings.DEBUG = True
+    output = run("demo")
+    game = Game.objects.get()
+    link = next(word for word in output.split() if "/s/" in word)
+    assert link.startswith(settings.SITE_URL)
+    assert seat_for_token(link.rstrip("/").rsplit("/", 1)[1]) == game.seats.get(position=0)

@@ -3,6 +3,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
 from accounts.models import User
+from games.links import seat_url
 from games.services import SeatSpec, create_game, start_game
 
 DEMO_EMAIL = "demo@example.com"
@@ -36,9 +37,10 @@ class Command(BaseCommand):
         )
         game = start_game(game)
 
-        url = settings.SITE_URL + reverse("admin:games_game_change", args=[game.pk])
+        admin_url = settings.SITE_URL + reverse("admin:games_game_change", args=[game.pk])
         self.stdout.write(
             f"Demo game {game.pk} ({board}, 3 seats, round {game.round}) is ready.\n"
-            f"Open {url}\n"
-            f"and log in as {DEMO_EMAIL} with the password {DEMO_PASSWORD!r}."
+            f"Play your seat: {seat_url(game.seats.get(position=0))}\n"
+            f"The admin: {admin_url}\n"
+            f"(log in as {DEMO_EMAIL} with the password {DEMO_PASSWORD!r})."
         )
