@@ -4,17 +4,22 @@ Used by the write path after every append and by ``manage.py rebuild_projections
 so that the two can never disagree about what a game's columns should hold.
 """
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from games.models import Event, Game
+
+# Events of a seat's clock (vacations), recorded by games.services. They start no turn.
+CLOCK_EVENTS = ("clock_paused", "clock_resumed")
 
 
 def project(game: Game, state: Any, last_event: Event) -> dict[str, Any]:
     """Return the projection columns for ``game`` once ``state`` is reached by ``last_event``.
 
     ``state`` is the rules engine's GameState after replaying the log up to and including
-    ``last_event``. The deadline runs from the last event: a player has ``time_per_move``
-    from the moment it became their turn.
+    ``last_event``. The deadline runs from the last event that is not a clock event: a
+    player has ``time_per_move`` from the moment it became their turn, plus the time their
+    clock was paused (vacation) since then.
     """
     if state.is_over:
         status = Game.Status.FINISHED
@@ -43,12 +48,49 @@ def _deadline(game: Game, seat_to_move: int, last_event: Event):
     - A seat a bot keeps after too many timeouts is due at once: the next deadline scan
       has the bot play it.
     - After a timeout in a game that waits, the clock stays stopped until they move.
+    - While the player is on vacation (a clock_paused event of their seat with no
+      clock_resumed after it), the clock is stopped; afterwards the deadline is later by
+      the time it was paused during this turn.
     """
     if game.pk and game.seats.filter(position=seat_to_move, autopilot=True).exists():
         return last_event.created_at
-    if last_event.type == "turn_timed_out" and game.on_timeout == Game.OnTimeout.WAIT:
+    turn_start = last_event
+    if game.pk and last_event.type in CLOCK_EVENTS:
+        # Another seat's vacation, or this seat's, does not start a new turn.
+        turn_start = (
+            game.events.filter(seq__lt=last_event.seq)
+            .exclude(type__in=CLOCK_EVENTS)
+            .order_by("-seq")
+            .first()
+        ) or last_event
+    if turn_start.type == "turn_timed_out" and game.on_timeout == Game.OnTimeout.WAIT:
         return None
-    return last_event.created_at + game.time_per_move
+    paused = timedelta(0)
+    if game.pk:
+        paused = paused_time(game, seat_to_move, since=turn_start.created_at, upto=last_event.seq)
+        if paused is None:
+            return None
+    return turn_start.created_at + game.time_per_move + paused
+
+
+def paused_time(game: Game, position: int, *, since: datetime, upto: int) -> timedelta | None:
+    """How long the seat's clock was paused after ``since``; None if it is paused now.
+
+    Reads the seat's clock events up to event ``upto``: each clock_paused/clock_resumed
+    carries the moment ("at", ISO 8601) the vacation began or ended.
+    """
+    total, paused_at = timedelta(0), None
+    clock = game.events.filter(type__in=CLOCK_EVENTS, data__seat=position, seq__lte=upto).order_by(
+        "seq"
+    )
+    for event in clock:
+        at = datetime.fromisoformat(event.data["at"])
+        if event.type == "clock_paused":
+            paused_at = paused_at or at
+        elif paused_at is not None:
+            total += max(at - max(paused_at, since), timedelta(0))
+            paused_at = None
+    return None if paused_at is not None else total
 
 
 def differences(game: Game, projection: dict[str, Any]) -> dict[str, tuple[Any, Any]]:

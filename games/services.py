@@ -7,7 +7,7 @@ schedule follow-up work for after the commit.
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import reduce
 
 from django.db import IntegrityError, transaction
@@ -16,7 +16,7 @@ from django.utils import timezone
 from games import rules
 from games.dealing import deal_round
 from games.models import Event, Game, Seat
-from games.projection import project
+from games.projection import CLOCK_EVENTS, project
 from games.signals import events_appended, events_recorded
 
 
@@ -121,9 +121,16 @@ def submit_move(game: Game, seat: Seat, move, expected_version: int) -> Game:
             locked = _lock(game)
             if locked.version != expected_version:
                 raise GameMovedOn(expected_version, locked.version)
-            state = load_state(locked)
+            log = locked.engine_events()
+            state = rules.replay(log)
             decided = rules.decide(state, seat.position, move)
             _record(locked, reduce(rules.apply, decided, state), decided)
+            # A move of one's own ends a run of timeouts; a bot's move after a timeout
+            # continues it (the same count record_timeout() makes from the log).
+            in_a_row = _timeouts_in_a_row(log + decided, seat.position)
+            Seat.objects.filter(pk=seat.pk).exclude(timeouts_in_a_row=in_a_row).update(
+                timeouts_in_a_row=in_a_row
+            )
     except IntegrityError as exc:
         # Only a concurrent append of the same seq gets here (the row lock normally
         # stops it first, but not on databases without row locks).
@@ -322,3 +329,107 @@ def take_seat_back(seat: Seat) -> Game:
         seat.save(update_fields=["autopilot", "timeouts_in_a_row"])
         _record(locked, load_state(locked), [{"type": "seat_taken_back", "seat": seat.position}])
     return locked
+
+
+# Vacations. A player on vacation has their clock paused in every active game where they
+# hold a seat: a clock_paused event when it begins (or when a game starts during it) and
+# clock_resumed when it ends. games.projection adds the paused time to the deadline, so
+# rebuild_projections derives the same deadline from the log.
+
+
+class VacationError(ValueError):
+    """A vacation that cannot be taken: none left, too long, or one already running."""
+
+
+def start_vacation(user, days: int, now: datetime | None = None) -> datetime:
+    """Start ``user``'s vacation of ``days`` days from ``now``; return when it ends.
+
+    The days come off the allowance at once; end_vacation() gives back the whole days
+    not used.
+    """
+    from accounts.models import User
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        if locked.vacation_until is not None and locked.vacation_until <= now:
+            _end_vacation(locked, now)  # ran out but the scan has not ended it yet
+        if locked.vacation_until is not None:
+            raise VacationError("You are already on vacation: end it before starting another one.")
+        if not 1 <= days <= locked.vacation_days_left:
+            raise VacationError(
+                f"You have {locked.vacation_days_left} vacation day(s) left: "
+                f"choose between 1 and {locked.vacation_days_left}."
+                if locked.vacation_days_left
+                else "You have no vacation days left."
+            )
+        locked.vacation_until = now + timedelta(days=days)
+        locked.vacation_days_left -= days
+        locked.save(update_fields=["vacation_until", "vacation_days_left"])
+        pause_clocks(locked, now)
+    user.vacation_until, user.vacation_days_left = locked.vacation_until, locked.vacation_days_left
+    return locked.vacation_until
+
+
+def end_vacation(user, now: datetime | None = None) -> int:
+    """End ``user``'s vacation at ``now``, or when it ran out if that was earlier.
+
+    Every clock it paused runs again from then. Returns the whole days given back to the
+    allowance (a day begun counts as used). Ending a vacation twice does nothing more.
+    """
+    from accounts.models import User
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        returned = _end_vacation(locked, now)
+    user.vacation_until, user.vacation_days_left = locked.vacation_until, locked.vacation_days_left
+    return returned
+
+
+def _end_vacation(user, now: datetime) -> int:
+    if user.vacation_until is None:
+        return 0
+    ended = min(now, user.vacation_until)
+    returned = (user.vacation_until - ended) // timedelta(days=1)
+    user.vacation_until = None
+    user.vacation_days_left += returned
+    user.save(update_fields=["vacation_until", "vacation_days_left"])
+    for seat in _active_seats(user):
+        with transaction.atomic():
+            game = _lock(seat.game)
+            if clock_paused(game, seat.position):
+                event = {"type": "clock_resumed", "seat": seat.position, "at": ended.isoformat()}
+                _record(game, load_state(game), [event])
+    return returned
+
+
+def pause_clocks(user, now: datetime) -> int:
+    """Pause ``user``'s clock in each active game where it is not paused yet; return how many.
+
+    start_vacation() calls it, and the deadline scan for games that began during a
+    vacation.
+    """
+    paused = 0
+    for seat in _active_seats(user):
+        with transaction.atomic():
+            game = _lock(seat.game)
+            if game.status == Game.Status.ACTIVE and not clock_paused(game, seat.position):
+                event = {"type": "clock_paused", "seat": seat.position, "at": now.isoformat()}
+                _record(game, load_state(game), [event])
+                paused += 1
+    return paused
+
+
+def clock_paused(game: Game, position: int) -> bool:
+    """Whether the seat's clock is paused now (its last clock event is a pause)."""
+    last = game.events.filter(type__in=CLOCK_EVENTS, data__seat=position).order_by("-seq").first()
+    return last is not None and last.type == "clock_paused"
+
+
+def _active_seats(user) -> list[Seat]:
+    return list(
+        Seat.objects.filter(user=user, is_bot=False, game__status=Game.Status.ACTIVE)
+        .select_related("game")
+        .order_by("game_id", "position")
+    )

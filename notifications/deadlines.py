@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from accounts.models import User
 from games import rules, services
 from games.models import Game, Seat
 from notifications import emails
@@ -32,7 +33,7 @@ BATCH = 200
 def scan(now: datetime | None = None) -> dict[str, int]:
     """Send due reminders and apply every passed deadline. Returns what it did."""
     now = now or timezone.now()
-    report: Counter = Counter()
+    report: Counter = Counter(vacations(now))
     upcoming = Game.objects.filter(
         status=Game.Status.ACTIVE, deadline__gt=now, deadline__lte=now + REMINDER_WINDOW
     ).order_by("deadline")[:BATCH]
@@ -51,7 +52,26 @@ def scan(now: datetime | None = None) -> dict[str, int]:
     return dict(report)
 
 
+def vacations(now: datetime) -> dict[str, int]:
+    """End the vacations that have run out, and pause clocks in games begun during one.
+
+    Both steps are idempotent: a vacation ends once (its resume is recorded at the moment
+    it ran out, not at the scan's), and a clock already paused is not paused again.
+    """
+    report: Counter = Counter()
+    for user in User.objects.filter(vacation_until__lte=now).order_by("pk")[:BATCH]:
+        services.end_vacation(user, now)
+        report["vacations ended"] += 1
+    for user in User.objects.filter(vacation_until__gt=now).order_by("pk")[:BATCH]:
+        paused = services.pause_clocks(user, now)
+        if paused:
+            report["clocks paused"] += paused
+    return dict(report)
+
+
 def on_vacation(seat: Seat, now: datetime) -> bool:
+    # A second guard beside the paused clock (games.projection): a game that began during
+    # the vacation has its clock paused by the scan's first step, but never times out first.
     user = seat.user
     return bool(user and user.vacation_until and user.vacation_until > now)
 

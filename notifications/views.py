@@ -1,16 +1,19 @@
-"""Pages about email: one-click unsubscribe, turning mail back on, the local mailbox."""
+"""Pages about email and time: one-click unsubscribe, turning mail back on, vacations,
+the local mailbox."""
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from notifications import emails
-from notifications.forms import ResumeMailForm
+from notifications.forms import ResumeMailForm, VacationForm
 from notifications.models import Message, Suppression
 
 
@@ -83,3 +86,41 @@ def take_seat_back(request: HttpRequest, token: str) -> HttpResponse:
         services.take_seat_back(seat)
         messages.success(request, "Your seat is yours again: the bot no longer plays it.")
     return redirect(links.seat_path(seat))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def vacation(request: HttpRequest) -> HttpResponse:
+    """Start a vacation: the player's clocks stop in all their games for that many days."""
+    from games.services import VacationError, start_vacation
+
+    user = request.user
+    on_vacation = user.vacation_until is not None and user.vacation_until > timezone.now()
+    form = VacationForm(request.POST or None, user=user)
+    if request.method == "POST" and not on_vacation and form.is_valid():
+        try:
+            start_vacation(user, form.cleaned_data["days"])
+        except VacationError as exc:  # e.g. the same form sent twice from two tabs
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, "Enjoy your vacation: your clocks are paused.")
+            return redirect("notifications:vacation")
+    return render(
+        request, "notifications/vacation.html", {"form": form, "on_vacation": on_vacation}
+    )
+
+
+@login_required
+@require_POST
+def end_vacation(request: HttpRequest) -> HttpResponse:
+    """End one's vacation early; the whole days not begun go back to the allowance."""
+    from games.services import end_vacation as end
+
+    if request.user.vacation_until is not None:
+        returned = end(request.user)
+        messages.success(
+            request,
+            f"Welcome back: your clocks run again, and {returned} "
+            f"day{'' if returned == 1 else 's'} went back to your allowance.",
+        )
+    return redirect("notifications:vacation")

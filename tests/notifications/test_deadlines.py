@@ -137,3 +137,21 @@ def test_a_daily_digest_lists_the_games_waiting_once_a_day(django_capture_on_com
     for game in games:
         assert game.display_name in digest.body
     assert Message.objects.filter(kind="digest").count() == 1
+
+
+def test_a_move_of_ones_own_ends_the_run_of_timeouts():
+    from tests.conftest import play_turn
+
+    game = timed_game()
+    late = game.seat_to_move
+    deadlines.scan(now=game.deadline + timedelta(minutes=1))  # a timeout; the bot moves
+    seat = game.seats.get(position=late)
+    assert seat.timeouts_in_a_row == 1
+    game.refresh_from_db()
+    while game.seat_to_move != late:
+        game = play_turn(game)
+    seat.refresh_from_db()
+    assert seat.timeouts_in_a_row == 1  # others' moves change nothing
+    play_turn(game)  # the player's own move
+    seat.refresh_from_db()
+    assert seat.timeouts_in_a_row == 0

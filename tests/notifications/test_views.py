@@ -110,3 +110,76 @@ def test_a_player_takes_their_seat_back_from_the_bot(rf):
     assert game.engine_events()[-1]["type"] == "seat_taken_back"
     # GET changes nothing.
     assert Client().get(url).status_code == 405
+
+
+class TestVacation:
+    def signed_in(self, client, **fields):
+        from tests.factories import UserFactory
+
+        user = UserFactory(**fields)
+        client.force_login(user)
+        return user
+
+    def test_needs_sign_in(self, client):
+        response = client.get(reverse("notifications:vacation"))
+        assert response.status_code == 302
+        assert reverse("accounts:login") in response["Location"]
+
+    def test_the_preferences_page_links_to_it(self, client):
+        self.signed_in(client)
+        response = client.get(reverse("accounts:preferences"))
+        assert reverse("notifications:vacation").encode() in response.content
+        assert b"14 days left" in response.content
+
+    def test_start_pauses_the_clocks_and_end_gives_back_unused_days(self, client):
+        from datetime import timedelta
+
+        user = self.signed_in(client)
+        game = GameFactory(time_per_move=timedelta(days=2))
+        game.seats.filter(position=game.seat_to_move).update(user=user, email=user.email)
+
+        page = client.get(reverse("notifications:vacation"))
+        assert b"Start my vacation" in page.content
+        response = client.post(reverse("notifications:vacation"), {"days": "3"}, follow=True)
+        assert b"your clocks are paused" in response.content
+        assert b"End my vacation now" in response.content
+        user.refresh_from_db()
+        game.refresh_from_db()
+        assert user.vacation_days_left == 11 and user.vacation_until is not None
+        assert game.deadline is None
+
+        response = client.post(reverse("notifications:end_vacation"), follow=True)
+        assert b"2 days went back to your allowance" in response.content
+        user.refresh_from_db()
+        game.refresh_from_db()
+        assert user.vacation_days_left == 13 and user.vacation_until is None
+        assert game.deadline is not None
+
+    @pytest.mark.parametrize(
+        ("days", "error"),
+        [("0", b"greater than or equal to 1"), ("15", b"14 vacation days left"), ("x", b"")],
+    )
+    def test_bad_numbers_are_clear_errors_and_change_nothing(self, client, days, error):
+        user = self.signed_in(client)
+        response = client.post(reverse("notifications:vacation"), {"days": days})
+        assert response.status_code == 200
+        assert b"errorlist" in response.content and error in response.content
+        user.refresh_from_db()
+        assert user.vacation_days_left == 14 and user.vacation_until is None
+
+    def test_with_no_days_left_there_is_no_form(self, client):
+        self.signed_in(client, vacation_days_left=0)
+        response = client.get(reverse("notifications:vacation"))
+        assert b"used all your vacation days" in response.content
+        assert b"Start my vacation" not in response.content
+
+    def test_get_of_end_changes_nothing_and_post_needs_csrf(self, client):
+        user = self.signed_in(client)
+        client.post(reverse("notifications:vacation"), {"days": "2"})
+        assert client.get(reverse("notifications:end_vacation")).status_code == 405
+        strict = Client(enforce_csrf_checks=True)
+        strict.force_login(user)
+        assert strict.post(reverse("notifications:end_vacation")).status_code == 403
+        assert strict.post(reverse("notifications:vacation"), {"days": "1"}).status_code == 403
+        user.refresh_from_db()
+        assert user.vacation_until is not None and user.vacation_days_left == 12
