@@ -25,3 +25,14 @@ def test_a_message_goes_through_redis_as_the_broker():
         finally:
             queue.clear()
             queue.close()
+
+
+def test_the_beat_schedule_names_registered_tasks_and_delivery_is_acked_late():
+    celery_app.loader.import_default_modules()
+    for entry in settings.CELERY_BEAT_SCHEDULE.values():
+        assert entry["task"] in celery_app.tasks
+    deliver = celery_app.tasks["notifications.tasks.deliver"]
+    # A worker that dies mid-task leaves the message for another worker (the outbox
+    # row's claim then keeps the email from going twice: tests/notifications/test_worker).
+    assert deliver.acks_late
+    assert celery_app.conf.worker_prefetch_multiplier == 1
