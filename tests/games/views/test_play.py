@@ -157,3 +157,25 @@ def test_a_revoked_link_gets_a_403_with_a_way_to_a_fresh_link(client):
     response = client.get(old)
     assert response.status_code == 403
     assert b"Send me a fresh link" in response.content
+
+
+def test_the_board_page_links_the_seats_history_and_record(client):
+    game = GameFactory()
+    seat = seat_to_move(game)
+    token = seat_path(seat).rstrip("/").rsplit("/", 1)[-1]
+    response = client.get(seat_path(seat))
+    assert f'href="/s/{token}/history/"'.encode() in response.content
+    assert f'href="/s/{token}/record.json"'.encode() in response.content
+    assert client.get(f"/s/{token}/history/").status_code == 200
+
+
+def test_a_seat_played_by_a_bot_is_offered_back(client):
+    game = GameFactory()
+    seat = seat_to_move(game)
+    response = client.get(seat_path(seat))
+    assert b"Take my seat back" not in response.content
+    seat.autopilot = True
+    seat.save(update_fields=["autopilot"])
+    response = client.get(seat_path(seat))
+    assert b"A bot is playing this seat" in response.content
+    assert b"Take my seat back" in response.content
