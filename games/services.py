@@ -412,6 +412,8 @@ def pause_clocks(user, now: datetime) -> int:
     """
     paused = 0
     for seat in _active_seats(user):
+        if clock_paused(seat.game, seat.position):
+            continue  # the usual case in the scan: no need to lock the game
         with transaction.atomic():
             game = _lock(seat.game)
             if game.status == Game.Status.ACTIVE and not clock_paused(game, seat.position):
