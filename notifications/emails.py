@@ -178,6 +178,26 @@ def recipients_for_game(seats) -> list:
     return [seat for seat in seats if not seat.is_bot and seat.email]
 
 
+def _to_everyone(kind: str, game, seats, *, event: str, subject: str, context) -> list[Message]:
+    """Write one ``kind`` email to each person at the table; ``context(seat)`` fills each."""
+    return [
+        message
+        for seat in recipients_for_game(seats)
+        if (
+            message := _write(
+                kind,
+                seat.email,
+                game=game,
+                seat=seat,
+                event=event,
+                subject=subject,
+                template=kind,
+                context=context(seat),
+            )
+        )
+    ]
+
+
 def your_turn(game, seat, state, log: list[dict]) -> Message | None:
     """Tell ``seat`` it is their move: what the others did since, their cities, the link.
 
@@ -223,28 +243,20 @@ def round_scored(game, seats, event: dict, hands: list[list[str]]) -> list[Messa
         }
         for position in range(len(names))
     ]
-    return [
-        message
-        for seat in recipients_for_game(seats)
-        if (
-            message := _write(
-                "round_scored",
-                seat.email,
-                game=game,
-                seat=seat,
-                event=f"round-{event['round']}",
-                subject=_subject(game, f"Round {event['round']} scored"),
-                template="round_scored",
-                context={
-                    "seat": seat,
-                    "round": event["round"],
-                    "rows": rows,
-                    "ends_at": event["game_ends_at_score"],
-                    "seat_url": seat_url(seat),
-                },
-            )
-        )
-    ]
+    return _to_everyone(
+        "round_scored",
+        game,
+        seats,
+        event=f"round-{event['round']}",
+        subject=_subject(game, f"Round {event['round']} scored"),
+        context=lambda seat: {
+            "seat": seat,
+            "round": event["round"],
+            "rows": rows,
+            "ends_at": event["game_ends_at_score"],
+            "seat_url": seat_url(seat),
+        },
+    )
 
 
 def game_over(game, seats, state) -> list[Message]:
@@ -254,56 +266,40 @@ def game_over(game, seats, state) -> list[Message]:
     names = _names(game)
     winners = [names[position] for position in state.winners]
     table = sorted(_table(state.scores, names), key=lambda row: -row["score"])
-    return [
-        message
-        for seat in recipients_for_game(seats)
-        if (
-            message := _write(
-                "game_over",
-                seat.email,
-                game=game,
-                seat=seat,
-                event="over",
-                subject=_subject(game, f"Game over: {' and '.join(winners)} won"),
-                template="game_over",
-                context={
-                    "seat": seat,
-                    "winners": winners,
-                    "won": seat.position in state.winners,
-                    "table": table,
-                    "replay_url": replay_url(game),
-                },
-            )
-        )
-    ]
+    return _to_everyone(
+        "game_over",
+        game,
+        seats,
+        event="over",
+        subject=_subject(game, f"Game over: {' and '.join(winners)} won"),
+        context=lambda seat: {
+            "seat": seat,
+            "winners": winners,
+            "won": seat.position in state.winners,
+            "table": table,
+            "replay_url": replay_url(game),
+        },
+    )
 
 
 def bot_took_over(game, seats, taken) -> list[Message]:
     """Tell everyone that a bot now plays ``taken``'s seat after too many timeouts."""
     from games.links import seat_url
 
-    return [
-        message
-        for seat in recipients_for_game(seats)
-        if (
-            message := _write(
-                "bot_took_over",
-                seat.email,
-                game=game,
-                seat=seat,
-                event=f"v{game.version}",
-                subject=_subject(game, f"A bot now plays for {taken.name}"),
-                template="bot_took_over",
-                context={
-                    "seat": seat,
-                    "taken": taken,
-                    "yours": seat.pk == taken.pk,
-                    "timeouts": game.bot_takeover_after,
-                    "seat_url": seat_url(seat),
-                },
-            )
-        )
-    ]
+    return _to_everyone(
+        "bot_took_over",
+        game,
+        seats,
+        event=f"v{game.version}",
+        subject=_subject(game, f"A bot now plays for {taken.name}"),
+        context=lambda seat: {
+            "seat": seat,
+            "taken": taken,
+            "yours": seat.pk == taken.pk,
+            "timeouts": game.bot_takeover_after,
+            "seat_url": seat_url(seat),
+        },
+    )
 
 
 def reminder(game, seat, hours: int) -> Message | None:
