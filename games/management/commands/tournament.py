@@ -140,7 +140,9 @@ class Command(BaseCommand):
             results = map(play_game, jobs)
             self._tally(results, tallies)
         else:
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
+            # Spawned, not forked: a fork copies the locks that the caller's other threads
+            # (a test runner's live server, a Celery worker) may hold, and can hang.
+            with multiprocessing.get_context("spawn").Pool(workers) as pool:
                 self._tally(pool.imap(play_game, jobs, chunksize=4), tallies)
         self._report(tallies, games, players, lineup, board, seed, game_options)
 
