@@ -48,7 +48,11 @@ def redis_is_up() -> bool:
 
 
 # CI runs Redis (scripts/services-up): there, a missing Redis is a failure, not a skip.
+# PostgreSQL only: the worker's threads need a database they all see as it is. SQLite's
+# in-memory test database is shared between threads only by sharing one connection, which
+# breaks once another thread (a live server in the same test process) has used it.
 pytestmark = [
+    pytest.mark.postgres,
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(
         not redis_is_up() and os.getenv("CI") != "true",
@@ -209,7 +213,6 @@ def test_a_task_that_runs_twice_sends_once():
         assert [m.subject for m in mail.outbox] == [row.subject]
 
 
-@pytest.mark.postgres  # the worker process reads the test database over the network
 def test_a_worker_that_dies_mid_send_never_sends_twice(tmp_path: Path):
     queue = f"railmail-test-{uuid.uuid4().hex}"
     marker = tmp_path / "sending"
