@@ -2,8 +2,8 @@
 
 It places its start marker where its five cities are cheapest to join (on a city of its
 hand or on a Steiner point), and builds the line or pair of lines that lowers its own
-missing cost the most, computed exactly (see ``steiner``). Most turns many moves lower it
-equally; it then prefers the one that helps the others least.
+missing cost the most, computed exactly (see ``scoring.SteinerTables``). Most turns many
+moves lower it equally; it then prefers the one that helps the others least.
 
 It cannot know the others' cities, so "help" is measured on public facts only: for each
 opponent, how much the move shortens the way from that opponent's network (start marker and
@@ -22,10 +22,9 @@ from dataclasses import dataclass
 
 from ..moves import Build, Move, Pass, PlaceStart
 from ..network import coloured_at, network
-from ..scoring import INFINITY, Graph, _spread, cost_graph
+from ..scoring import INFINITY, Graph, SteinerTables, _spread, cost_graph
 from ..state import PLACING, GameState, Track
 from ..turns import MAX_COLOURED_AT_POINT
-from .steiner import SteinerTables
 
 # How far (in track points) an opponent's start marker must be before the bot stops
 # caring: beyond this, a start is as good as any other.

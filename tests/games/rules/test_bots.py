@@ -4,8 +4,7 @@ import pytest
 
 from games import rules
 from games.rules.bots import BOTS, DEFAULT_BOT, choose_start, greedy_move, strong_move
-from games.rules.bots.steiner import SteinerTables
-from games.rules.scoring import cost_graph
+from games.rules.scoring import SteinerTables, cost_graph
 from games.rules.state import Track
 from tests.games.rules.positions import (
     TA_HAND_A,
