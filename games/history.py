@@ -180,14 +180,10 @@ def may_view(game: Game, seat: Seat | None) -> bool:
     return seat is not None and seat.game_id == game.pk
 
 
-def seat_names(game: Game) -> list[str]:
-    return [seat.name for seat in game.seats.order_by("position")]
-
-
 def record(game: Game, viewer: int | None = None) -> dict:
     """The public game record (pbem-game-record/1) of ``game`` as ``viewer`` may see it:
     while a round runs, every hand but the viewer's is hidden."""
-    return rules.make_record(game.engine_events(), seat_names(game), viewer=viewer)
+    return rules.make_record(game.engine_events(), game.seat_names(), viewer=viewer)
 
 
 @dataclass(frozen=True)
@@ -260,7 +256,7 @@ class Replay:
     def __init__(self, game: Game, viewer: int | None = None) -> None:
         self.game = game
         self.viewer = viewer
-        self.names = seat_names(game)
+        self.names = game.seat_names()
         self.events = game.engine_events()
         self.record = rules.make_record(self.events, self.names, viewer=viewer)
         # round -> hands as this viewer may see them (None for a hidden hand)

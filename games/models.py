@@ -91,6 +91,10 @@ class Game(models.Model):
         """Return the whole event log in the form the rules engine replays."""
         return [event.as_engine_event() for event in self.events.order_by("seq")]
 
+    def seat_names(self) -> list[str]:
+        """The players' names in play order (seat 0 first), as records and emails list them."""
+        return [seat.name for seat in self.seats.order_by("position")]
+
 
 class Seat(models.Model):
     """A place at the table, in play order. It belongs to an email address; an account

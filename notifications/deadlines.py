@@ -16,7 +16,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
-from games import rules, services
+from games import services
+from games.autoplay import play_turn
 from games.models import Game, Seat
 from notifications import emails
 from notifications.models import Message
@@ -116,7 +117,7 @@ def apply_deadline(game_id: int, now: datetime) -> str:
         seat = game.seats.select_related("user").get(position=game.seat_to_move)
         if seat.is_bot or seat.autopilot:
             # Due at once by design (see games.projection): the bot plays, no timeout.
-            play_for(game, seat, game.version, reason="autopilot")
+            play_turn(game, seat, game.version, reason="autopilot")
             return "bot moves"
         if on_vacation(seat, now):
             return "paused"
@@ -124,19 +125,8 @@ def apply_deadline(game_id: int, now: datetime) -> str:
         if game.on_timeout == Game.OnTimeout.WAIT:
             return "timeouts"
         seat.refresh_from_db()
-        play_for(game, seat, game.version, reason="timeout")
+        play_turn(game, seat, game.version, reason="timeout")
         return "timeouts"
-
-
-def play_for(game: Game, seat: Seat, expected_version: int, *, reason: str):
-    """Have a bot play ``seat``'s turn through the one write path."""
-    try:
-        from games.autoplay import play_turn
-    except ImportError:  # the bots' module is not there yet: the engine's greedy bot
-        state = services.load_state(game)
-        move = rules.greedy_move(state, seat.position)
-        return services.submit_move(game, seat, move, expected_version)
-    return play_turn(game, seat, expected_version, reason=reason)
 
 
 def send_digests(now: datetime) -> int:

@@ -206,7 +206,7 @@ def your_turn(game, seat, state, log: list[dict]) -> Message | None:
     """
     from games.links import seat_url
 
-    names = _names(game)
+    names = game.seat_names()
     return _write(
         "your_turn",
         seat.email,
@@ -232,7 +232,7 @@ def round_scored(game, seats, event: dict, hands: list[list[str]]) -> list[Messa
     """Tell everyone how a round ended: every seat's cities (now public) and the losses."""
     from games.links import seat_url
 
-    names = _names(game)
+    names = game.seat_names()
     rows = [
         {
             "name": names[position],
@@ -263,7 +263,7 @@ def game_over(game, seats, state) -> list[Message]:
     """Tell everyone the final table and where to replay the game."""
     from games.links import replay_url
 
-    names = _names(game)
+    names = game.seat_names()
     winners = [names[position] for position in state.winners]
     table = sorted(_table(state.scores, names), key=lambda row: -row["score"])
     return _to_everyone(
@@ -346,10 +346,6 @@ def digest(user, seats: list, day: date) -> Message | None:
         template="digest",
         context={"user": user, "games": games},
     )
-
-
-def _names(game) -> list[str]:
-    return [seat.name for seat in game.seats.order_by("position")]
 
 
 def _table(scores, names) -> list[dict]:
