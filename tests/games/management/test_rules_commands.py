@@ -7,6 +7,8 @@ import sys
 import pytest
 from django.core.management import CommandError, call_command
 
+from games import rules
+
 
 def simulate(capsys, *args) -> dict:
     call_command("simulate", *args)
@@ -33,6 +35,49 @@ def test_simulate_is_repeatable_and_takes_the_options(capsys):
 def test_simulate_refuses_a_bad_player_count():
     with pytest.raises(CommandError, match="2 to 6 players"):
         call_command("simulate", "--players", "9")
+
+
+def test_simulate_seats_greedy_bots_by_default_and_names_them(capsys):
+    record = simulate(capsys, "--players", "3", "--seed", "4")
+    assert [seat["name"] for seat in record["seats"]] == [
+        "Greedy bot 1",
+        "Greedy bot 2",
+        "Greedy bot 3",
+    ]
+    assert record == simulate(capsys, "--players", "3", "--seed", "4", "--bots", "greedy," * 3)
+
+
+def test_simulate_plays_the_line_up_it_is_given(capsys, tmp_path):
+    """Two players only: the strong bot takes about a second a game."""
+    args = ["--players", "2", "--seed", "3"]
+    record = simulate(capsys, *args, "--bots", "strong, greedy")
+    assert [seat["name"] for seat in record["seats"]] == ["Strong bot 1", "Greedy bot 2"]
+    state = rules.replay_record(record)
+    assert state.is_over
+    assert record["result"]["winners"] == state.winners
+    # The same deals played by greedy bots alone make another game: the strong bot played.
+    assert record["events"] != simulate(capsys, *args)["events"]
+
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    call_command("replay", str(path))
+    out = capsys.readouterr().out
+    for seat, score in zip(record["seats"], state.scores, strict=True):
+        assert f"{seat['name']}  {score:>3}" in out
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("--bots", "strong,champion"), "no bot called champion: the bots are greedy, strong"),
+        (("--bots", "strong,greedy,greedy"), "--bots names 3 bots for 4 players"),
+        (("--players", "2", "--bots", "greedy"), "--bots names 1 bots for 2 players"),
+    ],
+)
+def test_simulate_refuses_a_bad_line_up(args, message, capsys):
+    with pytest.raises(CommandError, match=message):
+        call_command("simulate", *args)
+    assert capsys.readouterr().out == ""  # refused before playing anything
 
 
 @pytest.fixture
