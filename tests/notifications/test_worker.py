@@ -1,9 +1,7 @@
 """Turn emails through a real Celery worker and the real Redis of this machine.
 
-The worker runs in a thread of the test process (celery.contrib.testing), with the
-Redis broker at REDIS_TEST_URL (db 15 by default) and a queue of the test's own, so
-parallel test processes never take each other's tasks. It reads the test database
-through its own connection, so the tests commit for real (transaction=True).
+The worker (tests/real_worker.py) runs in a thread of the test process, on a queue of
+the test's own in the Redis at REDIS_TEST_URL; the tests commit for real.
 """
 
 import json
@@ -11,17 +9,12 @@ import os
 import signal
 import subprocess
 import sys
-import threading
-import time
 import uuid
-from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
-import redis
-from celery import Celery, signals
-from celery.contrib.testing.worker import start_worker
+from celery import Celery
 from django.conf import settings
 from django.core import mail
 from django.db import transaction
@@ -34,112 +27,24 @@ from notifications.models import Message
 from pbem import celery_app
 from tests.conftest import play_turn
 from tests.factories import GameFactory
+from tests.real_worker import (
+    NEEDS_WORKER,
+    REDIS_URL,
+    WAIT,
+    Worker,
+    celery_worker,
+    transport_options,
+    wait_for,
+)
 
-REDIS_URL = os.getenv("REDIS_TEST_URL", "redis://127.0.0.1:6379/15")
 DELIVER = "notifications.tasks.deliver"
-WAIT = 20  # seconds: the longest any step may take before the test fails
+
+pytestmark = NEEDS_WORKER
 
 
-def redis_is_up() -> bool:
-    try:
-        return redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping()
-    except redis.RedisError:
-        return False
-
-
-# CI runs Redis (scripts/services-up): there, a missing Redis is a failure, not a skip.
-# PostgreSQL only: the worker's threads need a database they all see as it is. SQLite's
-# in-memory test database is shared between threads only by sharing one connection, which
-# breaks once another thread (a live server in the same test process) has used it.
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not redis_is_up() and os.getenv("CI") != "true",
-        reason=f"needs Redis at {REDIS_URL} (start it with scripts/services-up)",
-    ),
-]
-
-
-def wait_for(condition, what: str, timeout: float = WAIT):
-    """Poll ``condition`` until it is true, for at most ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if result := condition():
-            return result
-        time.sleep(0.05)
-    raise AssertionError(f"Gave up after {timeout} s waiting for {what}")
-
-
-class Worker:
-    """What the test can see of the worker: the tasks published and those it ran."""
-
-    def __init__(self, queue: str):
-        self.queue = queue
-        self.published: list[tuple[str, tuple]] = []
-        self.ran: list[tuple[str, tuple, object]] = []
-        self._lock = threading.Lock()
-
-    def on_publish(self, sender=None, headers=None, body=None, routing_key=None, **kwargs):
-        if routing_key == self.queue:
-            with self._lock:
-                self.published.append((headers["task"], tuple(body[0])))
-
-    def on_postrun(self, sender=None, args=None, retval=None, **kwargs):
-        with self._lock:
-            self.ran.append((sender.name, tuple(args or ()), retval))
-
-    def deliveries(self, message_id: int) -> list:
-        with self._lock:
-            return [
-                r
-                for name, args, r in self.ran
-                if name.endswith(".deliver") and args == (message_id,)
-            ]
-
-
-def transport_options(queue: str, visibility_timeout: int = 3600) -> dict:
-    # Keys of the test's own for unacknowledged messages: restoring them after a
-    # worker's death then never touches another test's messages in the same db.
-    return {
-        "visibility_timeout": visibility_timeout,
-        # Look for messages to restore every second (kombu's default is every 100 s).
-        "unacked_restore_interval": 1,
-        "unacked_restore_throttle": 1,
-        "unacked_key": f"{queue}-unacked",
-        "unacked_index_key": f"{queue}-unacked-index",
-        "unacked_mutex_key": f"{queue}-unacked-mutex",
-    }
-
-
-@contextmanager
-def celery_worker(queue: str | None = None, visibility_timeout: int = 3600):
-    """A worker on the test's own queue in Redis, in a thread of this process."""
-    queue = queue or f"railmail-test-{uuid.uuid4().hex}"
-    app = Celery("railmail-test", set_as_current=False)
-    app.config_from_object("django.conf:settings", namespace="CELERY")
-    app.conf.update(
-        broker_url=REDIS_URL,
-        task_always_eager=False,
-        task_default_queue=queue,
-        broker_transport_options=transport_options(queue, visibility_timeout),
-        result_backend=None,
-    )
-    seen = Worker(queue)
-    signals.after_task_publish.connect(seen.on_publish, weak=False)
-    signals.task_postrun.connect(seen.on_postrun, weak=False)
-    try:
-        with start_worker(app, perform_ping_check=False, shutdown_timeout=WAIT):
-            yield seen
-    finally:
-        signals.after_task_publish.disconnect(seen.on_publish)
-        signals.task_postrun.disconnect(seen.on_postrun)
-        # The rest of the suite queues through the project's app again.
-        celery_app.set_current()
-        celery_app.set_default()
-        client = redis.Redis.from_url(REDIS_URL)
-        keys = [v for k, v in transport_options(queue).items() if k.endswith("key")]
-        client.delete(queue, *keys)
+def deliveries(worker: Worker, message_id: int) -> list:
+    """What each run of the delivery task for ``message_id`` returned."""
+    return worker.results(DELIVER, (message_id,))
 
 
 def sent(message: Message) -> bool:
@@ -170,7 +75,7 @@ def test_a_turn_email_goes_out_only_after_the_move_commits():
         wait_for(lambda: sent(row), "the turn email after the commit")
         assert [m.subject for m in mail.outbox] == [row.subject]
         assert mail.outbox[0].to == [row.to]
-        assert worker.deliveries(row.pk) == ["sent"]
+        assert deliveries(worker, row.pk) == ["sent"]
 
 
 def test_a_move_that_rolls_back_sends_no_email():
@@ -206,8 +111,8 @@ def test_a_task_that_runs_twice_sends_once():
         # The same row queued twice more, as a retry or a duplicate broker delivery would.
         outbox.queue(row.pk)
         outbox.queue(row.pk)
-        wait_for(lambda: len(worker.deliveries(row.pk)) == 3, "three runs of the task")
-        assert sorted(worker.deliveries(row.pk)) == ["not pending", "not pending", "sent"]
+        wait_for(lambda: len(deliveries(worker, row.pk)) == 3, "three runs of the task")
+        assert sorted(deliveries(worker, row.pk)) == ["not pending", "not pending", "sent"]
         row.refresh_from_db()
         assert row.status == Message.Status.SENT and row.attempts == 1
         assert [m.subject for m in mail.outbox] == [row.subject]
@@ -259,8 +164,8 @@ def test_a_worker_that_dies_mid_send_never_sends_twice(tmp_path: Path):
     # The task was never acknowledged (acks_late): Redis gives it to the next worker
     # once the visibility timeout has passed. That worker must not send it again.
     with celery_worker(queue, visibility_timeout=2) as worker:
-        wait_for(lambda: worker.deliveries(row.pk), "the task's redelivery")
-    assert worker.deliveries(row.pk) == ["not pending"]
+        wait_for(lambda: deliveries(worker, row.pk), "the task's redelivery")
+    assert deliveries(worker, row.pk) == ["not pending"]
     assert mail.outbox == []
     row.refresh_from_db()
     assert row.status == Message.Status.SENDING and row.attempts == 1
