@@ -139,4 +139,6 @@ def celery_worker(queue: str | None = None, visibility_timeout: int = 3600) -> I
         celery_app.set_default()
         client = redis.Redis.from_url(REDIS_URL)
         keys = [v for k, v in transport_options(queue).items() if k.endswith("key")]
-        client.delete(queue, *keys)
+        # kombu's records of the queue's exchange (named after the queue) go too.
+        bindings = [f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}"]
+        client.delete(queue, *keys, *bindings)
