@@ -1,4 +1,4 @@
-"""The ``--bots`` line-up of the commands that seat bots (simulate; tournament to follow)."""
+"""The ``--bots`` line-up of the commands that seat bots: simulate and tournament."""
 
 from __future__ import annotations
 

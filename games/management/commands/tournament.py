@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from django.core.management.base import BaseCommand, CommandError
 
 from games import rules
+from games.management.lineup import parse_lineup
 from games.rules.bots import BOTS
 
 Z95 = 1.96
@@ -110,14 +111,7 @@ class Command(BaseCommand):
     def handle(
         self, *args, games, players, bots, board, seed, exclusive_tracks, strict, workers, **options
     ):
-        lineup = [name.strip() for name in bots.split(",") if name.strip()]
-        unknown = sorted(set(lineup) - set(BOTS))
-        if unknown:
-            raise CommandError(
-                f"no bot called {', '.join(unknown)}: the bots are {', '.join(BOTS)}"
-            )
-        if len(lineup) != players:
-            raise CommandError(f"--bots names {len(lineup)} bots for {players} players")
+        lineup = parse_lineup(bots, players)
         if games < 1:
             raise CommandError("--games must be at least 1")
         if workers < 1:
