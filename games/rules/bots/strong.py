@@ -18,6 +18,7 @@ seat's hand: ``strong_move`` blanks them out before it looks (see ``own_view``).
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 from ..moves import Build, Move, Pass, PlaceStart
@@ -25,7 +26,14 @@ from ..network import coloured_at, network
 from ..scoring import INFINITY, Graph, SteinerTables, _spread, cost_graph
 from ..state import PLACING, GameState, Track
 from ..turns import MAX_COLOURED_AT_POINT
+from .lookahead import missing_after_replies
+from .paths import Paths
+from .reading import sample_tables
 
+# Plans played out against the others' answers each turn, and guesses at their cities
+# each is played against: enough to tell moves apart, well within a second a move.
+CANDIDATES = 8
+TABLES = 8
 # How far (in track points) an opponent's start marker must be before the bot stops
 # caring: beyond this, a start is as good as any other.
 FAR_ENOUGH = 8
@@ -90,15 +98,45 @@ class Plan:
 
 
 def choose_build(state: GameState, seat: int) -> Move:
-    """The turn that lowers ``seat``'s missing cost the most, helping others least."""
+    """The turn that leaves ``seat`` the least to build once the others have answered it.
+
+    The plans that lower the missing cost most, helping the others least, are the
+    candidates; each is played out against guesses at the others' cities (see
+    ``lookahead``). A plan that joins the seat's cities ends the round and is taken at once.
+    """
     plans = candidate_plans(state, seat)
     if not plans:
         return Pass()
-    best = min((plan.missing, plan.own) for plan in plans)
-    tied = [plan for plan in plans if (plan.missing, plan.own) == best]
     helper = Help(state, seat)
-    plan = min(tied, key=lambda plan: (helper.of(plan.lines), len(plan.lines), plan.lines))
-    return _as_move(state, seat, plan.lines, helper)
+    candidates = best_plans(plans, helper, CANDIDATES)
+    best = candidates[0]
+    if best.missing > 0 and len(candidates) > 1:
+        rng = random.Random(repr((state.round, seat, tuple(state.built))))
+        tables = sample_tables(state, seat, rng, TABLES)
+        paths = Paths(state.board)
+        best = min(
+            candidates,
+            key=lambda plan: missing_after_replies(state, seat, plan.lines, tables, paths),
+        )
+    return _as_move(state, seat, best.lines, helper)
+
+
+def best_plans(plans: list[Plan], helper: Help, count: int) -> list[Plan]:
+    """The ``count`` plans that lower the missing cost most, those helping the others
+    least first. Weighing help is costly, so only the plans in the running are weighed."""
+    by_cost = sorted(plans, key=lambda plan: (plan.missing, plan.own))
+    last = by_cost[min(count, len(by_cost)) - 1]
+    running = [plan for plan in by_cost if (plan.missing, plan.own) <= (last.missing, last.own)]
+    running.sort(
+        key=lambda plan: (
+            plan.missing,
+            plan.own,
+            helper.of(plan.lines),
+            len(plan.lines),
+            plan.lines,
+        )
+    )
+    return running[:count]
 
 
 def candidate_plans(state: GameState, seat: int) -> list[Plan]:

@@ -1,0 +1,67 @@
+import random
+
+from games.rules.bots.lookahead import REPLY_ROUNDS, missing_after_replies, replies
+from games.rules.bots.paths import Paths
+from games.rules.bots.reading import sample_tables
+from games.rules.bots.strong import candidate_plans, own_view
+from games.rules.scoring import missing_cost
+from games.rules.state import Track
+from tests.games.rules.bots.test_reading import one_round_of_greedy_play
+
+
+def positions():
+    for seed in (8, 9):
+        yield from one_round_of_greedy_play(seed)[::4]
+
+
+def test_the_others_answer_as_players_heading_for_their_cities_would():
+    checked = 0
+    for state in positions():
+        seat = state.seat_to_move
+        paths = Paths(state.board)
+        table = sample_tables(own_view(state, seat), seat, random.Random(2), 1)[0]
+        answered = replies(state, seat, table, paths)
+        built = set(state.built)
+        spent: dict[int, list[int]] = {}
+        for line, builder in answered:
+            assert builder != seat
+            assert line not in built
+            a, b, cost = state.board.lines[line]
+            reach = paths.reach(built, state.start_point(builder))
+            assert a in reach or b in reach  # a legal line: it touches the builder's network
+            built.add(line)
+            spent.setdefault(builder, []).append(cost)
+        for costs in spent.values():
+            # At most two points a turn, for REPLY_ROUNDS turns.
+            assert sum(costs) <= 2 * REPLY_ROUNDS
+        joined = [
+            other
+            for other in range(state.seat_count)
+            if set(table[other]) <= paths.reach(built, state.start_point(other))
+        ]
+        if joined and answered:
+            # The round ended with the move that joined a seat's cities.
+            assert answered[-1][1] in joined or seat in joined
+        checked += len(answered)
+    assert checked > 50
+
+
+def test_the_seat_is_left_its_exact_missing_cost_after_the_answers():
+    checked = 0
+    for state in positions():
+        seat = state.seat_to_move
+        view = own_view(state, seat)
+        paths = Paths(state.board)
+        table = sample_tables(view, seat, random.Random(3), 1)[0]
+        for plan in candidate_plans(view, seat)[:3]:
+            scratch = view.copy()
+            for line in plan.lines:
+                scratch.built[line] = Track(seat, False)
+            scratch.supply_left -= len(plan.lines)
+            alone = missing_cost(scratch, seat)
+            for line, builder in replies(scratch, seat, table, paths):
+                scratch.built[line] = Track(builder, False)
+            after = missing_after_replies(view, seat, plan.lines, [table], paths)
+            assert after == missing_cost(scratch, seat) <= alone
+            checked += 1
+    assert checked > 10
