@@ -1,16 +1,19 @@
-"""The strong bot: exact scoring, every turn.
+"""The strong bot: exact scoring, every turn, and a look at what the others will do.
 
 It places its start marker where its five cities are cheapest to join (on a city of its
 hand or on a Steiner point), and builds the line or pair of lines that lowers its own
 missing cost the most, computed exactly (see ``scoring.SteinerTables``). Most turns many
-moves lower it equally; it then prefers the one that helps the others least.
+moves lower it equally. It then looks ahead: track is shared, so what matters is what the
+others build next. Each of the best moves is played out against the others' next turns,
+for several guesses at their cities read from their track (``reading``, ``lookahead``),
+and the move that leaves the seat least to build wins; moves that tie go to the one that
+helps the others least.
 
-It cannot know the others' cities, so "help" is measured on public facts only: for each
-opponent, how much the move shortens the way from that opponent's network (start marker and
-the track joined to it) to the cities that could be in their hand (every city in play but
-its own five). Under the exclusive-track variant it builds a line in its colour when that
-line would otherwise help the others markedly, which both denies it to them and bars
-their way.
+"Help" is measured on public facts only: for each opponent, how much the move shortens
+the way from that opponent's network (start marker and the track joined to it) to the
+cities that could be in their hand (every city in play but its own five). Under the
+exclusive-track variant it builds a line in its colour when that line would otherwise help
+the others markedly, which both denies it to them and bars their way.
 
 The bot reads the board, the built track, the start markers and its own hand, never another
 seat's hand: ``strong_move`` blanks them out before it looks (see ``own_view``).
@@ -30,8 +33,9 @@ from .lookahead import missing_after_replies
 from .paths import Paths
 from .reading import sample_tables
 
-# Plans played out against the others' answers each turn, and guesses at their cities
-# each is played against: enough to tell moves apart, well within a second a move.
+# At most this many of the best plans are played out against the others' answers, each
+# against this many guesses at their cities: enough to tell moves apart, and a move stays
+# well under a second.
 CANDIDATES = 8
 TABLES = 8
 # How far (in track points) an opponent's start marker must be before the bot stops
@@ -100,9 +104,10 @@ class Plan:
 def choose_build(state: GameState, seat: int) -> Move:
     """The turn that leaves ``seat`` the least to build once the others have answered it.
 
-    The plans that lower the missing cost most, helping the others least, are the
-    candidates; each is played out against guesses at the others' cities (see
-    ``lookahead``). A plan that joins the seat's cities ends the round and is taken at once.
+    The plans that lower the missing cost most are the candidates; each is played out
+    against guesses at the others' cities (see ``lookahead``), and ties go to the plan that
+    helps the others least. A plan that joins the seat's cities ends the round: it is
+    taken at once.
     """
     plans = candidate_plans(state, seat)
     if not plans:
@@ -122,21 +127,12 @@ def choose_build(state: GameState, seat: int) -> Move:
 
 
 def best_plans(plans: list[Plan], helper: Help, count: int) -> list[Plan]:
-    """The ``count`` plans that lower the missing cost most, those helping the others
-    least first. Weighing help is costly, so only the plans in the running are weighed."""
-    by_cost = sorted(plans, key=lambda plan: (plan.missing, plan.own))
-    last = by_cost[min(count, len(by_cost)) - 1]
-    running = [plan for plan in by_cost if (plan.missing, plan.own) <= (last.missing, last.own)]
-    running.sort(
-        key=lambda plan: (
-            plan.missing,
-            plan.own,
-            helper.of(plan.lines),
-            len(plan.lines),
-            plan.lines,
-        )
-    )
-    return running[:count]
+    """Up to ``count`` of the plans that lower the missing cost most, those that help the
+    others least first."""
+    best = min((plan.missing, plan.own) for plan in plans)
+    tied = [plan for plan in plans if (plan.missing, plan.own) == best]
+    tied.sort(key=lambda plan: (helper.of(plan.lines), len(plan.lines), plan.lines))
+    return tied[:count]
 
 
 def candidate_plans(state: GameState, seat: int) -> list[Plan]:
