@@ -6,7 +6,7 @@ from games.rules.bots.reading import sample_tables
 from games.rules.bots.strong import candidate_plans, own_view
 from games.rules.scoring import missing_cost
 from games.rules.state import Track
-from tests.games.rules.bots.test_reading import one_round_of_greedy_play
+from tests.games.rules.positions import one_round_of_greedy_play
 
 
 def positions():

@@ -2,27 +2,10 @@ import random
 
 import pytest
 
-from games import rules
-from games.rules.bots import greedy_move
 from games.rules.bots.paths import Paths
 from games.rules.bots.reading import sample_tables, weigh_hands
 from games.rules.bots.strong import own_view
-from games.rules.state import BUILDING
-
-
-def one_round_of_greedy_play(seed: int, players: int = 4):
-    """Positions along the first round of a game of greedy bots, while building."""
-    events = rules.simulate(
-        "transamerica", players, random.Random(seed), bots=[greedy_move] * players
-    )
-    states = []
-    for cut in range(2, len(events)):
-        state = rules.replay(events[:cut])
-        if state.round > 1:
-            break
-        if state.phase == BUILDING:
-            states.append(state)
-    return states
+from tests.games.rules.positions import one_round_of_greedy_play
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
