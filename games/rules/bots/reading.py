@@ -15,7 +15,7 @@ import itertools
 import random
 from functools import cache
 
-from ..boards import Board, get_board
+from ..boards import COLOURS, Board, get_board
 from ..state import GameState
 from .paths import Paths
 
@@ -27,7 +27,7 @@ UNEXPLAINED = 0.05
 # a four-player TransAmerica board), else a fixed random selection of this many.
 MAX_HANDS = 2000
 # Draws of a whole table (one hand per opponent, no city twice) before giving up on
-# keeping the hands apart: a bound, almost never reached.
+# keeping the hands apart: a bound, almost never reached (the last draw is then used).
 TABLE_DRAWS = 50
 
 
@@ -48,15 +48,13 @@ def sample_tables(state: GameState, seat: int, rng: random.Random, count: int) -
     tables = []
     for _ in range(count):
         for _draw in range(TABLE_DRAWS):
-            table, used = [mine] * state.seat_count, set(mine)
-            for other, (hands, weights) in weighed.items():
-                hand = rng.choices(hands, weights=weights)[0]
-                table[other] = list(hand)
-                if used & set(hand):
-                    break  # two seats would hold one city: draw the table again
-                used.update(hand)
-            else:
-                break
+            table = [
+                mine if other == seat else list(rng.choices(*weighed[other])[0])
+                for other in range(state.seat_count)
+            ]
+            points = [point for hand in table for point in hand]
+            if len(points) == len(set(points)):
+                break  # no city twice; else draw the table again
         tables.append(table)
     return tables
 
@@ -75,7 +73,7 @@ def weigh_hands(
     # Another opponent's start city is theirs (see above), so it is not in this hand.
     elsewhere = {state.start_point(s) for s in range(n) if s not in (seat, other)} - {None}
     choices = []
-    for colour in colours(board.name):
+    for colour in COLOURS:
         if start_city is not None and start_city.colour == colour:
             choices.append([start])
             continue
@@ -122,12 +120,6 @@ def _weigh_lines(
                 if nearest is None or after[nearest[1]] >= nearest[0]:
                     weights[i] *= UNEXPLAINED
         built.add(line)
-
-
-@cache
-def colours(board_name: str) -> tuple[str, ...]:
-    """The board's city colours, in a fixed order."""
-    return tuple(sorted({city.colour for city in get_board(board_name).cities}))
 
 
 @cache

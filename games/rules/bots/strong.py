@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from ..boards import COLOURS
 from ..moves import Build, Move, Pass, PlaceStart
 from ..network import coloured_at, network
 from ..scoring import INFINITY, Graph, SteinerTables, _spread, cost_graph
@@ -200,7 +201,7 @@ class Help:
         mine = set(state.hands[seat])
         self.possible = [
             board.city_point(city.name)
-            for colour in {c.colour for c in board.cities}
+            for colour in COLOURS
             for city in board.cities_of(colour, state.seat_count)
             if city.name not in mine
         ]
