@@ -39,21 +39,25 @@ def missing_after_replies(
 
 def replies(state: GameState, seat: int, table: list, paths: Paths) -> list[tuple[int, int]]:
     """The lines the others build (with who builds each) in their next ``REPLY_ROUNDS``
-    turns each, heading for their nearest city in ``table``, until one joins its cities or
-    the supply runs out (either ends the round)."""
+    turns each, heading for their nearest city in ``table``, until a line joins some
+    seat's cities or the supply runs out (either ends the round, as in ``turns``)."""
     built = set(state.built)
     supply = state.supply_left
     others = [(seat + k) % state.seat_count for k in range(1, state.seat_count)]
+    # What must be joined for each seat, as in ``GameState.terminals``.
+    needs = [set(table[s]) for s in range(state.seat_count)]
+    if state.options.cities_must_join_start:
+        for s, need in enumerate(needs):
+            need.add(state.start_point(s))
     answered = []
     for _round in range(REPLY_ROUNDS):
         for other in others:
             start = state.start_point(other)
             if start is None:
                 continue
-            cities = set(table[other])
             spent = 0
             while spent < 2 and supply > 0:
-                line = paths.first_line_towards(built, start, cities)
+                line = paths.first_line_towards(built, start, set(table[other]))
                 cost = state.board.lines[line][2] if line is not None else 0
                 if line is None or (spent and cost == 2):
                     break  # nothing left to build, or a double line, which goes alone
@@ -61,6 +65,9 @@ def replies(state: GameState, seat: int, table: list, paths: Paths) -> list[tupl
                 answered.append((line, other))
                 supply -= 1
                 spent += cost
-            if supply == 0 or cities <= paths.reach(built, start):
-                return answered
+                # Only the seats whose cities all lie in this line's network can be
+                # joined by it.
+                joined_by_it = paths.reach(built, state.board.lines[line][0])
+                if supply == 0 or any(need <= joined_by_it for need in needs):
+                    return answered
     return answered
