@@ -138,6 +138,20 @@ def submit_move(game: Game, seat: Seat, move, expected_version: int) -> Game:
     return locked
 
 
+def append_events(game: Game, events: Sequence[Mapping]) -> Game:
+    """Append engine ``events`` to ``game``'s log through the write path.
+
+    Every event is checked by the engine (replayed on top of the current state), so this
+    takes only what the rules allow. Used to import a game record and to build test
+    positions quickly. Returns the game with its projection up to date.
+    """
+    events = [dict(event) for event in events]
+    with transaction.atomic():
+        locked = _lock(game)
+        _record(locked, rules.replay(locked.engine_events() + events), events)
+    return locked
+
+
 def _lock(game: Game) -> Game:
     return Game.objects.select_for_update().get(pk=game.pk)
 

@@ -1,7 +1,6 @@
 import random
 
 import factory
-from django.db import transaction
 
 from accounts.models import User
 from games import rules, services
@@ -74,8 +73,4 @@ def simulated_game(
     names = names or [f"Player {n}" for n in range(seats)]
     players = [SeatSpec(name, f"seat{n}@example.com") for n, name in enumerate(names)]
     game = create_game(board, None, players, **create)
-    with transaction.atomic():
-        locked = services._lock(game)
-        state = rules.replay(events)
-        services._record(locked, state, [dict(event) for event in events[1:]])
-    return locked
+    return services.append_events(game, events[1:])
