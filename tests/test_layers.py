@@ -1,0 +1,128 @@
+"""The project's modules depend in one direction only (DESIGN.md, "Layers").
+
+Inner layers, innermost first: ``games.rules`` (the pure engine), ``games.bots`` (players
+that use only the engine), ``accounts``, ``games``, ``notifications``. A module may import
+its own layer and the layers inside it, never one outside it. Views, URLs, admin, template
+tags, app configs, management commands, migrations and ``pbem`` are the outer layer and may
+import anything. Task modules may import logic and other task modules; logic never imports
+a task module (work is queued from receivers or on-commit hooks).
+
+Every import counts, those inside functions included.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("accounts", "games", "notifications", "pbem")
+# Innermost first: a module may import from its own layer and those before it.
+LAYERS = ("games.rules", "games.bots", "accounts", "games", "notifications")
+OUTER_PARTS = {"views", "urls", "admin", "templatetags", "apps", "management", "migrations"}
+# Modules that may queue work, and so import task modules.
+QUEUERS = {"tasks", "receivers"}
+
+
+def project_modules() -> dict[str, Path]:
+    """Every Python module of the project, by dotted name."""
+    found = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            found[".".join(parts)] = path
+    return found
+
+
+def imports_of(module: str, source: str, is_package: bool = False) -> set[str]:
+    """The project modules ``source`` (the text of ``module``) imports, anywhere in it."""
+    package = module if is_package else module.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join(anchor + ([base] if base else []))
+            found.add(base)
+            # "from games import rules" imports the module games.rules.
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return {name for name in found if name.split(".")[0] in PACKAGES}
+
+
+def layer_of(module: str) -> str:
+    """The layer a module belongs to: one of LAYERS, or "outer"."""
+    parts = module.split(".")
+    if parts[0] == "pbem" or OUTER_PARTS & set(parts):
+        return "outer"
+    for layer in LAYERS:
+        if module == layer or module.startswith(layer + "."):
+            return layer
+    raise AssertionError(f"{module} belongs to no layer: add it to LAYERS")
+
+
+def is_task_module(module: str) -> bool:
+    return module.rpartition(".")[2] == "tasks"
+
+
+def violation(source: str, target: str) -> str | None:
+    """Why ``source`` may not import ``target``, or None when it may."""
+    src, dst = layer_of(source), layer_of(target)
+    if src == "outer":
+        return None
+    if dst == "outer":
+        return f"{source} ({src}) imports the outer layer's {target}"
+    if LAYERS.index(dst) > LAYERS.index(src):
+        return f"{source} ({src}) imports {target} ({dst}), a layer outside it"
+    if is_task_module(target) and source.rpartition(".")[2] not in QUEUERS:
+        return f"{source} is logic and imports the task module {target}: queue from a receiver"
+    return None
+
+
+def all_violations() -> list[str]:
+    modules = project_modules()
+    found = []
+    for module, path in sorted(modules.items()):
+        for target in sorted(imports_of(module, path.read_text(), path.name == "__init__.py")):
+            if target in modules and (why := violation(module, target)):
+                found.append(why)
+    return found
+
+
+def test_no_module_imports_outwards():
+    assert all_violations() == []
+
+
+@pytest.mark.parametrize(
+    ("source", "text", "wrong"),
+    [
+        ("games.rules.turns", "from games.bots import greedy", True),
+        ("games.rules.turns", "from ..bots import greedy", True),  # games.bots
+        ("games.rules.turns", "from .network import network", False),
+        ("games.rules.turns", "from games.models import Game", True),
+        ("accounts.models", "def f():\n    from games.models import Seat", True),
+        ("games.services", "from notifications import emails", True),
+        ("games.services", "import games.tasks", True),
+        ("games.receivers", "from games import tasks", False),
+        ("games.services", "from accounts.models import User", False),
+        ("notifications.emails", "from games import links", False),
+        ("games.services", "from games.views import play", True),
+        ("games.views.play", "from notifications import emails", False),
+        ("games.bots.strong", "from games import rules", False),
+    ],
+)
+def test_the_rule_catches_outward_imports(source, text, wrong):
+    """The checker itself: an outward import, even one inside a function, is flagged."""
+    targets = imports_of(source, text)
+    flagged = [t for t in targets if t.count(".") and violation(source, t)]
+    assert bool(flagged) == wrong, targets
+
+
+def test_every_module_is_in_a_layer():
+    for module in project_modules():
+        layer_of(module)
