@@ -9,7 +9,7 @@ tells anyone whether an address has an account.
 
     login_url(email, next_path="") -> absolute URL of the confirmation page
     check_token(token) -> LoginRequest, or raises BadLoginLink
-    sign_in(request, email) -> User (made on first sign-in), seats claimed
+    sign_in(request, email) -> User (made on first sign-in); signed_in_by_link is sent
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from django.utils.crypto import constant_time_compare
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from accounts.models import User, normalize_email
-from games.models import Seat
+from accounts.signals import signed_in_by_link
 
 SALT = "accounts.login_links"
 MAX_AGE = timedelta(hours=1)
@@ -104,12 +104,6 @@ def check_token(token: str) -> LoginRequest:
     return LoginRequest(email=email, next_path=safe_next(next_path), stamp=stamp)
 
 
-def claim_seats(user: User) -> int:
-    """Give ``user`` every seat played under their address that has no account yet;
-    return how many. Signing in by link proves the address is theirs."""
-    return Seat.objects.filter(email__iexact=user.email, user__isnull=True).update(user=user)
-
-
 def sign_in(request: HttpRequest, token: str) -> tuple[User, LoginRequest]:
     """Sign in with the link ``token``: make the account on first use, claim its seats,
     and start the session. Raises BadLoginLink; after it, the token no longer works."""
@@ -133,5 +127,5 @@ def _sign_in(request: HttpRequest, asked: LoginRequest) -> tuple[User, LoginRequ
             raise BadLoginLink("inactive")
         # login() sets last_login, which is what makes every older link stop working.
         login(request, user, backend=BACKEND)
-        claim_seats(user)
+        signed_in_by_link.send(sender=User, user=user)
     return user, asked

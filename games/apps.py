@@ -6,7 +6,4 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
-        from games import autoplay
-        from games.signals import events_appended
-
-        events_appended.connect(autoplay.on_events_appended, dispatch_uid="games.autoplay")
+        from games import receivers  # noqa: F401  (connects the signal receivers)

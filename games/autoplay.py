@@ -3,11 +3,11 @@
 A bot's move goes through the same write path as a person's (``services.submit_move``),
 with the version it saw, so a bot never overtakes a move that got there first.
 
-Bot seats move promptly: after every commit, ``on_events_appended`` looks at who is to move
-and, for a bot, queues the ``play_bot_turn`` task. That task plays bot turns one after
-the other in a loop until a person is to move, a bounded number at a time, so that a table
-of bots neither recurses (tasks run in-process on the embedded defaults) nor holds a
-worker for a whole game.
+Bot seats move promptly: after every commit, ``games.receivers.queue_bot_turn`` looks at
+who is to move and, for a bot, queues the ``play_bot_turn`` task. That task plays bot
+turns one after the other in a loop until a person is to move, a bounded number at a time,
+so that a table of bots neither recurses (tasks run in-process on the embedded defaults)
+nor holds a worker for a whole game.
 """
 
 from __future__ import annotations
@@ -102,12 +102,7 @@ def play_bot_turns(game_id: int, version: int, *, limit: int) -> tuple[int, Game
     return played, game
 
 
-def on_events_appended(sender, *, game: Game, events, **kwargs) -> None:
-    """After a commit, queue the bot's turn if a bot is to move (see the module's notes)."""
-    if _playing.get():
-        return  # the loop that made this commit plays on
-    if bot_to_move(game) is None:
-        return
-    from games.tasks import play_bot_turn
-
-    play_bot_turn.delay(game.pk, game.version)
+def needs_bot_task(game: Game) -> bool:
+    """Whether a commit to ``game`` should queue a bot's turn: a bot is to move, and no
+    loop in this thread is already playing the game's bot turns (see the module's notes)."""
+    return not _playing.get() and bot_to_move(game) is not None

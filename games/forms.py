@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from games import rules
 from games.board import line_label, point_label
 from games.models import Game
+from games.rules.bots import BOTS
 
 
 class MoveForm(forms.Form):
@@ -120,10 +121,6 @@ class EmailForm(forms.Form):
     email = forms.EmailField(label="Your email address")
 
 
-class JoinForm(forms.Form):
-    """Taking an invited seat (the POST carries only the CSRF token)."""
-
-
 class ReplacePlayerForm(forms.Form):
     name = forms.CharField(max_length=100, label="Name")
     email = forms.EmailField(label="Email address")
@@ -140,11 +137,8 @@ TIME_PER_MOVE_CHOICES = [
 
 
 def bot_levels() -> list[tuple[str, str]]:
-    """The bots a seat can be given: every level in games.rules.bots.BOTS, if it exists."""
-    from games.rules import bots
-
-    names = list(getattr(bots, "BOTS", {"greedy": None}))
-    return [(name, name.capitalize()) for name in names]
+    """The bots a seat can be given."""
+    return [(name, name.capitalize()) for name in BOTS]
 
 
 class NewGameForm(forms.Form):

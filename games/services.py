@@ -13,11 +13,13 @@ from functools import reduce
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.models import User
 from games import rules
-from games.dealing import deal_round
+from games.links import rotate_link
 from games.models import Event, Game, Seat
 from games.projection import CLOCK_EVENTS, project
-from games.signals import events_appended, events_recorded
+from games.random_deal import deal_round
+from games.signals import events_appended, events_recorded, seat_invited
 
 
 class GameMovedOn(Exception):
@@ -242,8 +244,6 @@ def replace_invited(seat: Seat, name: str, email: str) -> Seat:
 
     The old player's link stops working (the seat's link is rotated).
     """
-    from games.links import rotate_link
-
     with transaction.atomic():
         _lock(seat.game)
         seat = Seat.objects.select_for_update().get(pk=seat.pk)
@@ -259,10 +259,14 @@ def replace_invited(seat: Seat, name: str, email: str) -> Seat:
 
 
 def _invite(seat: Seat, *, reminder: bool = False) -> None:
-    # Imported here: the notifications app builds on games, not the other way round.
-    from notifications import emails
+    # The notifications app listens and writes the email, in this transaction.
+    seat_invited.send(sender=Seat, seat=seat, reminder=reminder)
 
-    emails.invitation(seat, reminder=reminder)
+
+def claim_seats(user: User) -> int:
+    """Give ``user`` every seat played under their address that has no account yet;
+    return how many. Signing in by link proves the address is theirs."""
+    return Seat.objects.filter(email__iexact=user.email, user__isnull=True).update(user=user)
 
 
 def send_fresh_link(seat: Seat, address: str) -> bool:
@@ -271,8 +275,6 @@ def send_fresh_link(seat: Seat, address: str) -> bool:
     Returns whether it did; callers must not tell the visitor (that would reveal who
     plays in the game).
     """
-    from games.links import rotate_link
-
     if seat.is_bot or not seat.email or seat.email.lower() != address.strip().lower():
         return False
     with transaction.atomic():
@@ -361,8 +363,6 @@ def start_vacation(user, days: int, now: datetime | None = None) -> datetime:
     The days come off the allowance at once; end_vacation() gives back the whole days
     not used.
     """
-    from accounts.models import User
-
     now = now or timezone.now()
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
@@ -391,8 +391,6 @@ def end_vacation(user, now: datetime | None = None) -> int:
     Every clock it paused runs again from then. Returns the whole days given back to the
     allowance (a day begun counts as used). Ending a vacation twice does nothing more.
     """
-    from accounts.models import User
-
     now = now or timezone.now()
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)

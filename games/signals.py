@@ -11,3 +11,7 @@ events_recorded = Signal()
 # in seq order). Emails, bots and other follow-up work hang off this; receivers run
 # outside the write transaction, so a failure there never loses a move.
 events_appended = Signal()
+
+# Sent inside the transaction that invites a player to a seat, or mails a seat a fresh
+# link, with ``seat`` and ``reminder`` (True when it repeats an invitation not yet taken).
+seat_invited = Signal()

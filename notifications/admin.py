@@ -1,6 +1,6 @@
 from django.contrib import admin, messages
 
-from notifications import outbox
+from notifications import outbox, tasks
 from notifications.models import Message, Suppression
 
 
@@ -21,8 +21,9 @@ class MessageAdmin(admin.ModelAdmin):
     def send_again(self, request, queryset):
         # Rows stuck in "sending" may have reached the provider before their worker died;
         # only an operator who has looked at the provider's log can tell.
-        count = outbox.requeue(queryset.values_list("pk", flat=True))
-        self.message_user(request, f"{count} email(s) queued again.", messages.SUCCESS)
+        ids = outbox.requeue(queryset.values_list("pk", flat=True))
+        tasks.deliver_after_commit(ids)
+        self.message_user(request, f"{len(ids)} email(s) queued again.", messages.SUCCESS)
 
 
 @admin.register(Suppression)

@@ -16,6 +16,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from accounts.models import normalize_email
+from games import narration, rules
+from games.links import replay_url, seat_url
 from notifications import outbox
 from notifications.models import Message, Suppression
 
@@ -50,8 +52,6 @@ def invitation(seat, *, reminder: bool = False) -> Message | None:
 
     Sent once per link (a rotated link sends again); a reminder at most once a day.
     """
-    from games.links import seat_url
-
     game = seat.game
     event = f"link-{seat.link_nonce}"
     if reminder:
@@ -133,9 +133,7 @@ def _write(
         headers |= {"In-Reply-To": thread, "References": thread}
     text = render_to_string(f"emails/{template}.txt", context).strip() + "\n"
     html = render_to_string(f"emails/{template}.html", context)
-    stopped = kind not in outbox.UNSUPPRESSIBLE_KINDS and (
-        Suppression.objects.filter(address=address).exists()
-    )
+    stopped = Suppression.stops(address, kind)
     fields = {
         "seat": seat,
         "subject": subject[:250],
@@ -153,15 +151,11 @@ def _write(
     except IntegrityError:
         # Written meanwhile by a concurrent transaction: that one sends it.
         return Message.objects.get(to=address, game=game, event=event[:64], kind=kind)
-    if created and not stopped:
-        outbox.queue_after_commit(message)
     return message
 
 
 # Game emails. The receivers (notifications.receivers) call these from inside the write
 # transaction of the events that cause them; the deadline scan calls reminder().
-
-MOVE_TYPES = ("start_placed", "track_built", "turn_passed")
 
 
 def wants_each_turn(seat) -> bool:
@@ -204,8 +198,6 @@ def your_turn(game, seat, state, log: list[dict]) -> Message | None:
     ``log`` is the game's whole event log (engine form), ending with the events just
     recorded. Only the recipient's own cities are shown.
     """
-    from games.links import seat_url
-
     names = game.seat_names()
     return _write(
         "your_turn",
@@ -217,7 +209,7 @@ def your_turn(game, seat, state, log: list[dict]) -> Message | None:
         template="your_turn",
         context={
             "seat": seat,
-            "since": _since_last_turn(state, seat.position, log, names),
+            "since": narration.since_last_turn(state, seat.position, log, names),
             "cities": list(state.hands[seat.position]),
             "missing_cost": _missing_cost(state, seat.position),
             "round": state.round,
@@ -230,8 +222,6 @@ def your_turn(game, seat, state, log: list[dict]) -> Message | None:
 
 def round_scored(game, seats, event: dict, hands: list[list[str]]) -> list[Message]:
     """Tell everyone how a round ended: every seat's cities (now public) and the losses."""
-    from games.links import seat_url
-
     names = game.seat_names()
     rows = [
         {
@@ -261,8 +251,6 @@ def round_scored(game, seats, event: dict, hands: list[list[str]]) -> list[Messa
 
 def game_over(game, seats, state) -> list[Message]:
     """Tell everyone the final table and where to replay the game."""
-    from games.links import replay_url
-
     names = game.seat_names()
     winners = [names[position] for position in state.winners]
     table = sorted(_table(state.scores, names), key=lambda row: -row["score"])
@@ -284,8 +272,6 @@ def game_over(game, seats, state) -> list[Message]:
 
 def bot_took_over(game, seats, taken) -> list[Message]:
     """Tell everyone that a bot now plays ``taken``'s seat after too many timeouts."""
-    from games.links import seat_url
-
     return _to_everyone(
         "bot_took_over",
         game,
@@ -302,19 +288,22 @@ def bot_took_over(game, seats, taken) -> list[Message]:
     )
 
 
+def reminder_key(game, hours: int) -> str:
+    """The outbox key of the reminder ``hours`` before the deadline of the game's turn now."""
+    return f"v{game.version}-{hours}h"
+
+
 def reminder(game, seat, hours: int) -> Message | None:
     """Remind ``seat`` that their move is due at the game's deadline, ``hours`` before it.
 
     Sent once per turn and reminder time: the key holds the game's version.
     """
-    from games.links import seat_url
-
     return _write(
         "reminder",
         seat.email,
         game=game,
         seat=seat,
-        event=f"v{game.version}-{hours}h",
+        event=reminder_key(game, hours),
         subject=_subject(game, f"Reminder: your move is due within {hours} hours"),
         template="reminder",
         context={
@@ -327,10 +316,13 @@ def reminder(game, seat, hours: int) -> Message | None:
     )
 
 
+def digest_key(day: date) -> str:
+    """The outbox key of a day's digest: one a day per address."""
+    return day.isoformat()
+
+
 def digest(user, seats: list, day: date) -> Message | None:
     """One email a day listing the games waiting on ``user``'s move (``seats``)."""
-    from games.links import seat_url
-
     if not seats:
         return None
     games = [
@@ -341,7 +333,7 @@ def digest(user, seats: list, day: date) -> Message | None:
     return _write(
         "digest",
         user.email,
-        event=day.isoformat(),
+        event=digest_key(day),
         subject=f"{count} game{'s' if count != 1 else ''} waiting for your move",
         template="digest",
         context={"user": user, "games": games},
@@ -353,33 +345,6 @@ def _table(scores, names) -> list[dict]:
 
 
 def _missing_cost(state, position: int) -> int | None:
-    from games import rules
-
     if state.starts[position] is None:
         return None  # no start marker yet: nothing to measure from
     return rules.missing_cost(state, position)
-
-
-def _since_last_turn(state, position: int, log: list[dict], names: list[str]) -> list[str]:
-    """What the other seats did since ``position`` last moved (in this round)."""
-    done = []
-    for event in reversed(log):
-        kind = event["type"]
-        if kind == "round_started" or (kind in MOVE_TYPES and event["seat"] == position):
-            break
-        if kind not in MOVE_TYPES:
-            continue
-        name = names[event["seat"]]
-        if kind == "turn_passed":
-            done.append(f"{name} passed")
-        elif kind == "start_placed":
-            index = state.board.point_index.get(tuple(event["point"]))
-            city = state.board.city_at.get(index)
-            where = f"at {city.name}" if city else "on the board"
-            done.append(f"{name} placed a start marker {where}")
-        else:
-            count = len(event["lines"])
-            exclusive = len(event.get("exclusive", []))
-            extra = f", {exclusive} of them exclusive" if exclusive else ""
-            done.append(f"{name} built {count} track{'s' if count != 1 else ''}{extra}")
-    return list(reversed(done))

@@ -85,3 +85,18 @@ class Suppression(models.Model):
 
     def __str__(self) -> str:
         return f"{self.address} ({self.reason})"
+
+    @classmethod
+    def for_address(cls, address: str) -> "Suppression | None":
+        """Why mail to ``address`` is stopped, or None when it is not."""
+        return cls.objects.filter(address=address.strip().lower()).first()
+
+    @classmethod
+    def stops(cls, address: str, kind: str) -> bool:
+        """Whether mail of ``kind`` to ``address`` must not be sent: the one check."""
+        return kind not in UNSUPPRESSIBLE_KINDS and cls.for_address(address) is not None
+
+
+# A login link is asked for by the person who reads it, there and then: an unsubscribe
+# from game mail must not lock them out. Bounces and complaints still stop it.
+UNSUPPRESSIBLE_KINDS = {"login_link"}

@@ -11,7 +11,6 @@ from datetime import datetime, timedelta
 from anymail.exceptions import AnymailError, AnymailRecipientsRefused
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -37,26 +36,9 @@ class TemporaryFailure(Exception):
         super().__init__(f"Sending {message} failed: {message.error}")
 
 
-def queue_after_commit(message: Message) -> None:
-    """Queue delivery of ``message`` once the current transaction commits."""
-    # robust: a broker that is down must not turn a committed move into an error page;
-    # the row stays pending and the sweep queues it again.
-    transaction.on_commit(lambda: queue(message.pk), robust=True)
-
-
-def queue(message_id: int) -> None:
-    from notifications.tasks import deliver
-
-    deliver.delay(message_id)
-
-
 def backoff(attempts: int) -> timedelta:
     """1, 2, 4 ... minutes between attempts, at most 4 hours."""
     return timedelta(minutes=min(2 ** max(attempts - 1, 0), 240))
-
-
-def is_suppressed(address: str) -> bool:
-    return Suppression.objects.filter(address=address).exists()
 
 
 def deliver(message_id: int) -> Message | None:
@@ -73,7 +55,7 @@ def deliver(message_id: int) -> Message | None:
         # Sent, being sent by another worker, or given up: a second task does nothing.
         return None
     message = Message.objects.get(pk=message_id)
-    if is_suppressed(message.to) and message.kind not in UNSUPPRESSIBLE_KINDS:
+    if Suppression.stops(message.to, message.kind):
         return _finish(message, Message.Status.SUPPRESSED)
     email = build_email(message)
     try:
@@ -105,11 +87,6 @@ def _finish(message: Message, status: str, **fields) -> Message:
     Message.objects.filter(pk=message.pk).update(status=status, **fields)
     message.refresh_from_db()
     return message
-
-
-# A login link is asked for by the person who reads it, there and then: an unsubscribe
-# from game mail must not lock them out. Bounces and complaints still stop it.
-UNSUPPRESSIBLE_KINDS = {"login_link"}
 
 
 def message_id_header(message: Message) -> str:
@@ -145,32 +122,35 @@ def build_email(message: Message) -> EmailMultiAlternatives:
     return email
 
 
-def sweep(now: datetime | None = None) -> dict[str, int]:
-    """Queue again the rows whose task was lost; report rows stuck mid-send.
+def lost_rows(now: datetime) -> list[int]:
+    """Pending rows whose task was lost: long past their next attempt (the broker may drop
+    messages when it restarts). The sweep queues them again."""
+    return list(
+        Message.objects.filter(
+            status=Message.Status.PENDING, next_attempt_at__lte=now - LOST_AFTER
+        ).values_list("pk", flat=True)[:500]
+    )
+
+
+def count_stuck(now: datetime) -> int:
+    """Count, and log, the rows left "sending" by a worker that died mid-send.
 
     A row left "sending" is never sent again automatically: the worker may have handed it
     to the provider just before it died, and a second copy is worse than a late one. The
     admin lists such rows (status "Being sent") and an operator who has checked the
     provider's log can send them again with the admin's "Send again" action.
     """
-    now = now or timezone.now()
-    lost = list(
-        Message.objects.filter(
-            status=Message.Status.PENDING, next_attempt_at__lte=now - LOST_AFTER
-        ).values_list("pk", flat=True)[:500]
-    )
-    for pk in lost:
-        queue(pk)
     stuck = Message.objects.filter(
         status=Message.Status.SENDING, claimed_at__lte=now - STUCK_AFTER
     ).count()
     if stuck:
         log.warning("%d outbox row(s) stuck in 'sending': see the admin", stuck)
-    return {"requeued": len(lost), "stuck": stuck}
+    return stuck
 
 
-def requeue(message_ids) -> int:
-    """Put stuck or failed rows back to pending and queue them (an operator's decision)."""
+def requeue(message_ids) -> list[int]:
+    """Put stuck or failed rows back to pending (an operator's decision); return their
+    ids, for the caller to queue."""
     ids = list(
         Message.objects.filter(
             pk__in=list(message_ids),
@@ -180,6 +160,4 @@ def requeue(message_ids) -> int:
     Message.objects.filter(pk__in=ids).update(
         status=Message.Status.PENDING, next_attempt_at=timezone.now(), claimed_at=None
     )
-    for pk in ids:
-        transaction.on_commit(lambda pk=pk: queue(pk), robust=True)
-    return len(ids)
+    return ids

@@ -1,16 +1,32 @@
-"""Write the outbox rows for the game emails that newly recorded events cause.
+"""Where the notifications app listens: games announce what happened, emails follow.
 
-Connected to games.signals.events_recorded, which is sent inside the write transaction:
-the rows commit or roll back together with the events, and are delivered after commit.
+``events_recorded`` and ``seat_invited`` are sent inside the write transaction, so the
+outbox rows written here commit or roll back together with what caused them; each new
+row is queued for delivery after the commit. The provider's tracking webhook reports
+bounces and complaints.
 """
 
 from anymail.signals import EventType, tracking
+from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from accounts.models import normalize_email
-from games.signals import events_recorded
-from notifications import emails
-from notifications.models import Suppression
+from games.narration import MOVE_TYPES
+from games.signals import events_recorded, seat_invited
+from notifications import emails, tasks
+from notifications.models import Message, Suppression
+
+
+@receiver(post_save, sender=Message, dispatch_uid="notifications.queue_delivery")
+def queue_delivery(sender, instance: Message, created: bool, **kwargs) -> None:
+    """Deliver a new outbox row once its transaction commits (a suppressed one never)."""
+    if created and instance.status == Message.Status.PENDING:
+        tasks.deliver_after_commit([instance.pk])
+
+
+@receiver(seat_invited, dispatch_uid="notifications.write_invitation")
+def write_invitation(sender, seat, reminder: bool, **kwargs) -> None:
+    emails.invitation(seat, reminder=reminder)
 
 
 @receiver(events_recorded, dispatch_uid="notifications.write_game_emails")
@@ -28,11 +44,11 @@ def write_game_emails(sender, game, state, events, **kwargs) -> None:
 
     if state.is_over or state.seat_to_move is None:
         return
-    turn_changed = "round_started" in types or any(t in emails.MOVE_TYPES for t in types)
+    turn_changed = "round_started" in types or any(t in MOVE_TYPES for t in types)
     if not turn_changed:
         return
     seat = seats[state.seat_to_move]
-    movers = [event.data["seat"] for event in events if event.type in emails.MOVE_TYPES]
+    movers = [event.data["seat"] for event in events if event.type in MOVE_TYPES]
     # Never an email to the player who just moved about their own move (a player may
     # be next again when their move ended the round and they start the next one).
     own_move = movers and movers[-1] == seat.position and "round_started" not in types

@@ -1,8 +1,13 @@
 """Celery tasks: small, idempotent wrappers around notifications' functions."""
 
-from celery import shared_task
+from collections.abc import Iterable
+from datetime import datetime
 
-from notifications import outbox
+from celery import shared_task
+from django.db import transaction
+from django.utils import timezone
+
+from notifications import digests, outbox, reminders
 
 
 @shared_task(bind=True, max_retries=outbox.MAX_ATTEMPTS, acks_late=True)
@@ -19,13 +24,29 @@ def deliver(self, message_id: int) -> str:
     return message.status if message is not None else "not pending"
 
 
-@shared_task
-def sweep_outbox() -> dict:
-    return outbox.sweep()
+def deliver_after_commit(message_ids: Iterable[int]) -> None:
+    """Queue delivery of each outbox row once the current transaction commits."""
+    for pk in message_ids:
+        # robust: a broker that is down must not turn a committed move into an error
+        # page; the row stays pending and the sweep queues it again.
+        transaction.on_commit(lambda pk=pk: deliver.delay(pk), robust=True)
 
 
 @shared_task
-def scan_deadlines() -> dict:
-    from notifications import deadlines
+def sweep_outbox(now: str | None = None) -> dict[str, int]:
+    """Queue again the rows whose task was lost; report rows stuck mid-send."""
+    moment = datetime.fromisoformat(now) if now else timezone.now()
+    lost = outbox.lost_rows(moment)
+    for pk in lost:
+        deliver.delay(pk)
+    return {"requeued": len(lost), "stuck": outbox.count_stuck(moment)}
 
-    return deadlines.scan()
+
+@shared_task
+def send_reminders_and_digests(now: str | None = None) -> dict[str, int]:
+    """Every minute: the reminders that have come due, and the daily digests."""
+    moment = datetime.fromisoformat(now) if now else timezone.now()
+    return {
+        "reminders": reminders.send_due_reminders(moment),
+        "digests": digests.send_digests(moment),
+    }

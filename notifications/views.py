@@ -12,6 +12,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
+from games import links, services
 from notifications import emails
 from notifications.forms import ResumeMailForm, VacationForm
 from notifications.models import Message, Suppression
@@ -30,7 +31,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
             address=address, defaults={"reason": Suppression.Reason.UNSUBSCRIBED}
         )
         return render(request, "notifications/unsubscribed.html", {"address": address})
-    stopped = Suppression.objects.filter(address=address).first()
+    stopped = Suppression.for_address(address)
     return render(
         request, "notifications/unsubscribe.html", {"address": address, "stopped": stopped}
     )
@@ -76,8 +77,6 @@ def mailbox_message(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def take_seat_back(request: HttpRequest, token: str) -> HttpResponse:
     """The player takes their seat back from the bot (the button on their board page)."""
-    from games import links, services
-
     try:
         seat = links.seat_for_token(token)
     except links.BadLink:
@@ -92,15 +91,13 @@ def take_seat_back(request: HttpRequest, token: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def vacation(request: HttpRequest) -> HttpResponse:
     """Start a vacation: the player's clocks stop in all their games for that many days."""
-    from games.services import VacationError, start_vacation
-
     user = request.user
     on_vacation = user.vacation_until is not None and user.vacation_until > timezone.now()
     form = VacationForm(request.POST or None, user=user)
     if request.method == "POST" and not on_vacation and form.is_valid():
         try:
-            start_vacation(user, form.cleaned_data["days"])
-        except VacationError as exc:  # e.g. the same form sent twice from two tabs
+            services.start_vacation(user, form.cleaned_data["days"])
+        except services.VacationError as exc:  # e.g. the same form sent twice from two tabs
             form.add_error(None, str(exc))
         else:
             messages.success(request, "Enjoy your vacation: your clocks are paused.")
@@ -114,10 +111,8 @@ def vacation(request: HttpRequest) -> HttpResponse:
 @require_POST
 def end_vacation(request: HttpRequest) -> HttpResponse:
     """End one's vacation early; the whole days not begun go back to the allowance."""
-    from games.services import end_vacation as end
-
     if request.user.vacation_until is not None:
-        returned = end(request.user)
+        returned = services.end_vacation(request.user)
         messages.success(
             request,
             f"Welcome back: your clocks run again, and {returned} "

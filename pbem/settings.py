@@ -134,7 +134,11 @@ CELERY_TIMEZONE = TIME_ZONE
 # Celery beat (production: `celery -A pbem beat`, see deploy/). Locally, `make run` runs
 # the same jobs with `manage.py run_periodic` instead.
 CELERY_BEAT_SCHEDULE = {
-    "scan-deadlines": {"task": "notifications.tasks.scan_deadlines", "schedule": 60.0},
+    "scan-clock": {"task": "games.tasks.scan_clock", "schedule": 60.0},
+    "send-reminders-and-digests": {
+        "task": "notifications.tasks.send_reminders_and_digests",
+        "schedule": 60.0,
+    },
     "sweep-outbox": {"task": "notifications.tasks.sweep_outbox", "schedule": 60.0},
 }
 # The hour (UTC) from which the daily digests go out.

@@ -1,4 +1,5 @@
 import random
+from datetime import timedelta
 
 import factory
 
@@ -74,3 +75,24 @@ def simulated_game(
     players = [SeatSpec(name, f"seat{n}@example.com") for n, name in enumerate(names)]
     game = create_game(board, None, players, **create)
     return services.append_events(game, events[1:])
+
+
+def second_round_events(seats: int = 3, seed: int = 0, moves: int = 4) -> int:
+    """The length of the log that stops ``moves`` events into round 2 of the seeded game."""
+    events = rules.simulate("transamerica", seats, random.Random(seed))
+    starts = [n for n, event in enumerate(events) if event["type"] == "round_started"]
+    return starts[1] + 1 + moves
+
+
+def running_game_in_round_2(**kwargs) -> Game:
+    """A running game a few moves into round 2 (round 1's hands are public by then)."""
+    return simulated_game(until=second_round_events(), **kwargs)
+
+
+def timed_game(**fields) -> Game:
+    """A started game with two days per move (and ``fields`` set on its row)."""
+    game = GameFactory(time_per_move=timedelta(days=2))
+    if fields:
+        Game.objects.filter(pk=game.pk).update(**fields)
+        game.refresh_from_db()
+    return game

@@ -3,7 +3,7 @@
 Finished games are public. A game still running is shown only to its players: a
 signed-in player holding a seat, or whoever opened a seat's link (the replay is then
 reached under that link, /s/<token>/history/). Everybody else gets a 404, as for a game
-that does not exist. Other players' hands are hidden as games.history says.
+that does not exist. Other players' hands are hidden as games.replay_page says.
 """
 
 import json
@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
 
-from games import board, history, links
+from games import board, finished_games, links, replay_page
 from games.models import Game, Seat
 
 GAMES_PER_PAGE = 20
@@ -33,9 +33,9 @@ def history_list(request: HttpRequest) -> HttpResponse:
     """Finished games, the latest first, twenty a page, filtered by a player's name."""
     form = PlayerFilterForm(request.GET)
     player = form.cleaned_data["player"] if form.is_valid() else ""
-    paginator = Paginator(history.finished_games(player), GAMES_PER_PAGE)
+    paginator = Paginator(finished_games.finished_games(player), GAMES_PER_PAGE)
     page = paginator.get_page(request.GET.get("page"))
-    rows = [history.summarize(game) for game in page]
+    rows = [finished_games.summarize(game) for game in page]
     return render(
         request,
         "games/history/list.html",
@@ -46,8 +46,8 @@ def history_list(request: HttpRequest) -> HttpResponse:
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """A game, move by move: /games/<id>/replay/?move=N is the permalink of move N."""
     game = get_object_or_404(Game, pk=game_id)
-    seat = history.viewer_seat(game, request.user)
-    if not history.may_view(game, seat):
+    seat = replay_page.viewer_seat(game, request.user)
+    if not replay_page.may_view(game, seat):
         raise Http404("No such game")
     base = reverse("games:replay", args=[game.pk])
     record_url = reverse("games:record", args=[game.pk])
@@ -66,8 +66,8 @@ def seat_replay(request: HttpRequest, token: str) -> HttpResponse:
 def record(request: HttpRequest, game_id: int) -> HttpResponse:
     """The game record (pbem-game-record/1) as a download."""
     game = get_object_or_404(Game, pk=game_id)
-    seat = history.viewer_seat(game, request.user)
-    if not history.may_view(game, seat):
+    seat = replay_page.viewer_seat(game, request.user)
+    if not replay_page.may_view(game, seat):
         raise Http404("No such game")
     return _record(game, seat)
 
@@ -94,7 +94,7 @@ def _replay(
     board_url: str = "",
 ) -> HttpResponse:
     viewer = seat.position if seat is not None else None
-    moves = history.Replay(game, viewer)
+    moves = replay_page.Replay(game, viewer)
     form = MoveForm(request.GET)
     wanted = form.cleaned_data["move"] if form.is_valid() else None
     error, status = "", 200
@@ -127,7 +127,7 @@ def _replay(
 
 def _record(game: Game, seat: Seat | None) -> HttpResponse:
     viewer = seat.position if seat is not None else None
-    body = json.dumps(history.record(game, viewer), indent=1, ensure_ascii=False)
+    body = json.dumps(replay_page.record(game, viewer), indent=1, ensure_ascii=False)
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(
         as_attachment=True, filename=f"railmail-game-{game.pk}.json"

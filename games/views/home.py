@@ -3,7 +3,7 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from games import history
+from games import dashboard, finished_games
 
 RECENT_FINISHED_GAMES = 5
 
@@ -11,8 +11,8 @@ RECENT_FINISHED_GAMES = 5
 def home(request: HttpRequest) -> HttpResponse:
     """My games, the ones waiting for my move first; a landing page for visitors."""
     if request.user.is_authenticated:
-        context = {"dashboard": history.dashboard(request.user)}
+        context = {"dashboard": dashboard.dashboard(request.user)}
     else:
-        recent = history.finished_games()[:RECENT_FINISHED_GAMES]
-        context = {"recent": [history.summarize(game) for game in recent]}
+        recent = finished_games.finished_games()[:RECENT_FINISHED_GAMES]
+        context = {"recent": [finished_games.summarize(game) for game in recent]}
     return render(request, "games/home.html", context)

@@ -10,10 +10,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import rules, services
+from games.board_page import seat_page
 from games.forms import EmailForm, MoveForm
 from games.links import BadLink, seat_for_token, seat_path
 from games.models import Game
-from games.play import seat_page
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

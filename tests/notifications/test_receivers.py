@@ -51,7 +51,7 @@ def test_a_move_tells_the_next_player_what_happened_and_never_the_mover(
     nxt = load_state(game).seat_to_move
     assert nxt != mover
     assert email.to == [f"seat{nxt}@example.com"]
-    assert f"Player {mover} placed a start marker" in email.body
+    assert f"Player {mover} places their start marker" in email.body
     assert "/s/" in email.body
     assert not Message.objects.filter(
         kind="your_turn", to=f"seat{mover}@example.com", event=f"v{game.version}"

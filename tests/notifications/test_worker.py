@@ -20,9 +20,8 @@ from django.core import mail
 from django.db import transaction
 from django.utils import timezone
 
-import notifications.tasks  # noqa: F401  (registers the tasks with the test's app)
 from games.models import Event
-from notifications import outbox
+from notifications import outbox, tasks
 from notifications.models import Message
 from pbem import celery_app
 from tests.conftest import play_turn
@@ -109,8 +108,8 @@ def test_a_task_that_runs_twice_sends_once():
         game = GameFactory()
         row = turn_email(game)
         # The same row queued twice more, as a retry or a duplicate broker delivery would.
-        outbox.queue(row.pk)
-        outbox.queue(row.pk)
+        tasks.deliver.delay(row.pk)
+        tasks.deliver.delay(row.pk)
         wait_for(lambda: len(deliveries(worker, row.pk)) == 3, "three runs of the task")
         assert sorted(deliveries(worker, row.pk)) == ["not pending", "not pending", "sent"]
         row.refresh_from_db()
@@ -171,4 +170,4 @@ def test_a_worker_that_dies_mid_send_never_sends_twice(tmp_path: Path):
     assert row.status == Message.Status.SENDING and row.attempts == 1
     # Nothing sends it again by itself; the operator is told it is stuck.
     later = timezone.now() + outbox.STUCK_AFTER + timedelta(minutes=1)
-    assert outbox.sweep(later) == {"requeued": 0, "stuck": 1}
+    assert tasks.sweep_outbox(later.isoformat()) == {"requeued": 0, "stuck": 1}

@@ -2,7 +2,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import history
+from games import replay_page
 from games.models import Game
 
 
@@ -29,5 +29,5 @@ class Command(BaseCommand):
         seats = game.seats.count()
         if as_seat is not None and not 0 <= as_seat < seats:
             raise CommandError(f"Game {game_id} has seats 0 to {seats - 1}, not {as_seat}.")
-        record = history.record(game, viewer=as_seat)
+        record = replay_page.record(game, viewer=as_seat)
         self.stdout.write(json.dumps(record, indent=1, ensure_ascii=False))

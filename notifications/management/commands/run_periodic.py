@@ -3,7 +3,8 @@ import time
 
 from django.core.management.base import BaseCommand
 
-from notifications import deadlines, outbox
+from games.tasks import scan_clock
+from notifications.tasks import send_reminders_and_digests, sweep_outbox
 
 
 class Command(BaseCommand):
@@ -34,7 +35,8 @@ class Command(BaseCommand):
             self.stdout.flush()
         while not stopping:
             started = time.monotonic()
-            report = {**deadlines.scan(), **outbox.sweep()}
+            # The same tasks Celery beat queues in production, run here in-process.
+            report = {**scan_clock(), **send_reminders_and_digests(), **sweep_outbox()}
             done = {name: count for name, count in report.items() if count}
             if done or once:
                 self.stdout.write(f"periodic jobs: {done or 'nothing to do'}")

@@ -5,8 +5,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games import rules
-from tests.factories import simulated_game
-from tests.games.test_history import running_game_in_round_2
+from tests.factories import running_game_in_round_2, simulated_game
 
 pytestmark = pytest.mark.django_db
 

@@ -3,12 +3,11 @@ import json
 import pytest
 from django.urls import reverse
 
-from games import history, rules
+from games import finished_games, rules
 from games.links import rotate_link, seat_path
 from games.views import history as history_views
 from tests.conftest import play_turn
-from tests.factories import GameFactory, UserFactory, simulated_game
-from tests.games.test_history import running_game_in_round_2
+from tests.factories import GameFactory, UserFactory, running_game_in_round_2, simulated_game
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +32,7 @@ class TestHistoryList:
         GameFactory()  # running: not listed
         response = client.get(reverse("games:history"))
         assert response.status_code == 200
-        row = history.summarize(game)
+        row = finished_games.summarize(game)
         assert response.context["rows"] == [row]
         body = response.content.decode()
         assert replay_path(game) in body

@@ -9,17 +9,13 @@ from django.utils import timezone
 
 from games.models import Game
 from games.services import VacationError, end_vacation, start_vacation
-from notifications import deadlines
 from notifications.models import Message
-from tests.factories import GameFactory, UserFactory
+from tests.factories import GameFactory, UserFactory, timed_game
+from tests.minute_jobs import run_minute_jobs
 
 pytestmark = pytest.mark.django_db
 
 DAY = timedelta(days=1)
-
-
-def timed_game() -> Game:
-    return GameFactory(time_per_move=timedelta(days=2))
 
 
 def seat_user(game: Game, position: int, user=None):
@@ -47,18 +43,18 @@ def test_a_paused_seat_never_times_out_nor_is_reminded_and_then_has_the_time_it_
     assert game.deadline is None  # the clock is stopped: the scan never finds the game
     assert types(game)[-1] == "clock_paused"
     for moment in (began + timedelta(hours=1), deadline - timedelta(hours=1), deadline + DAY):
-        report = deadlines.scan(now=moment)
-        assert "timeouts" not in report and "reminders" not in report
+        report = run_minute_jobs(moment)
+        assert report["deadlines due"] == 0 and report["reminders"] == 0
     back = began + 5 * DAY
-    deadlines.scan(now=back - timedelta(minutes=1))
+    run_minute_jobs(back - timedelta(minutes=1))
     game.refresh_from_db()
     assert "turn_timed_out" not in types(game)
     assert reminders(game) == 0
     assert game.seat_to_move == mover
 
     # The scan ends the vacation once it has run out, recording the resume at its end.
-    assert deadlines.scan(now=back + timedelta(minutes=1))["vacations ended"] == 1
-    assert "vacations ended" not in deadlines.scan(now=back + timedelta(minutes=2))
+    assert run_minute_jobs(back + timedelta(minutes=1))["vacations ended"] == 1
+    assert "vacations ended" not in run_minute_jobs(back + timedelta(minutes=2))
     game.refresh_from_db()
     user.refresh_from_db()
     assert user.vacation_until is None and user.vacation_days_left == 9
@@ -67,8 +63,8 @@ def test_a_paused_seat_never_times_out_nor_is_reminded_and_then_has_the_time_it_
     call_command("rebuild_projections", "--check")
 
     # The remaining 36 hours run as usual: a reminder, then the timeout.
-    assert deadlines.scan(now=game.deadline - timedelta(hours=1))["reminders"] == 1
-    assert deadlines.scan(now=game.deadline + timedelta(minutes=1))["timeouts"] == 1
+    assert run_minute_jobs(game.deadline - timedelta(hours=1))["reminders"] == 1
+    assert run_minute_jobs(game.deadline + timedelta(minutes=1))["deadlines due"] == 1
     call_command("rebuild_projections", "--check")
 
 
@@ -86,14 +82,14 @@ def test_other_players_clocks_are_unaffected():
 
     # The player to move times out as usual; when the turn comes to the absent player,
     # their clock is stopped.
-    deadlines.scan(now=deadline + timedelta(minutes=1))
+    run_minute_jobs(deadline + timedelta(minutes=1))
     game.refresh_from_db()
     assert types(game).count("turn_timed_out") == 1
     assert game.seat_to_move == away
     assert game.deadline is None
 
     # Their vacation ends later: the whole turn's time is theirs from then.
-    deadlines.scan(now=until + timedelta(minutes=1))
+    run_minute_jobs(until + timedelta(minutes=1))
     game.refresh_from_db()
     assert game.deadline == until + timedelta(days=2)
     call_command("rebuild_projections", "--check")
@@ -116,8 +112,8 @@ def test_a_game_begun_during_the_vacation_is_paused_by_the_next_scan():
     start_vacation(user, 2, now=now)
     game = timed_game()
     seat_user(game, game.seat_to_move, user)
-    assert deadlines.scan(now=now + timedelta(minutes=1))["clocks paused"] == 1
-    assert "clocks paused" not in deadlines.scan(now=now + timedelta(minutes=2))
+    assert run_minute_jobs(now + timedelta(minutes=1))["clocks paused"] == 1
+    assert "clocks paused" not in run_minute_jobs(now + timedelta(minutes=2))
     game.refresh_from_db()
     assert game.deadline is None
     assert types(game).count("clock_paused") == 1
@@ -140,7 +136,7 @@ def test_ending_early_gives_back_the_whole_days_not_begun():
     assert game.deadline == deadline + timedelta(hours=36)
     # Ending it again, or the scan, changes nothing more.
     assert end_vacation(user, now=began + 2 * DAY) == 0
-    assert "vacations ended" not in deadlines.scan(now=began + 2 * DAY)
+    assert "vacations ended" not in run_minute_jobs(began + 2 * DAY)
     assert types(game).count("clock_resumed") == 1
     call_command("rebuild_projections", "--check")
 

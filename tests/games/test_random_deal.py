@@ -2,7 +2,7 @@ import secrets
 
 import pytest
 
-from games import dealing, rules
+from games import random_deal, rules
 from games.services import load_state
 from tests.factories import GameFactory
 
@@ -12,13 +12,13 @@ def new_state(seats: int, board: str = "transamerica"):
 
 
 def test_the_deal_is_drawn_from_the_systems_secure_source():
-    assert isinstance(dealing.rng, secrets.SystemRandom)
+    assert isinstance(random_deal.rng, secrets.SystemRandom)
 
 
 @pytest.mark.parametrize(("board", "seats"), [("transamerica", 2), ("transeuropa", 6)])
 def test_deal_round_gives_each_seat_five_cities_of_five_colours(board, seats):
     state = new_state(seats, board)
-    event = dealing.deal_round(state)
+    event = random_deal.deal_round(state)
     assert event["type"] == "round_started"
     assert event["round"] == 1
     hands = event["hands"]
@@ -35,7 +35,7 @@ def test_deal_round_gives_each_seat_five_cities_of_five_colours(board, seats):
 
 def test_deals_differ_from_one_draw_to_the_next():
     state = new_state(3)
-    deals = {str(dealing.deal_round(state)["hands"]) for _ in range(20)}
+    deals = {str(random_deal.deal_round(state)["hands"]) for _ in range(20)}
     assert len(deals) > 1
 
 
