@@ -1,4 +1,4 @@
-"""Forms for playing through seat links and for setting up games."""
+"""Forms: playing through seat links, setting up games, and browsing their history."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from games import rules
 from games.board import line_label, point_label
 from games.models import Game
 from games.rules.bots import BOTS
+from games.services import GameSettings, SeatSpec
 
 
 class MoveForm(forms.Form):
@@ -115,6 +116,18 @@ def second_line_ids(state: rules.GameState, seat: int, first: list[int]) -> list
     return sorted(found)
 
 
+class PlayerFilterForm(forms.Form):
+    """The list of finished games, filtered by a player's name."""
+
+    player = forms.CharField(label="Player", max_length=100, required=False)
+
+
+class ReplayStepForm(forms.Form):
+    """Which event of a game's log the replay shows (its ``seq``; the latest when empty)."""
+
+    move = forms.IntegerField(min_value=1, required=False)
+
+
 class EmailForm(forms.Form):
     """Ask for a fresh link: the address the seat was invited with."""
 
@@ -202,10 +215,21 @@ class NewGameForm(forms.Form):
             raise ValidationError("Each reminder is between 1 hour and 14 days before.")
         return hours
 
-    def options(self) -> rules.Options:
-        return rules.Options(
-            exclusive_tracks=3 if self.cleaned_data["exclusive_tracks"] else 0,
-            cities_must_join_start=self.cleaned_data["cities_must_join_start"],
+    def settings(self) -> GameSettings:
+        """The game's settings, from a valid form."""
+        data = self.cleaned_data
+        return GameSettings(
+            board=data["board"],
+            options=rules.Options(
+                exclusive_tracks=3 if data["exclusive_tracks"] else 0,
+                cities_must_join_start=data["cities_must_join_start"],
+            ),
+            title=data["title"],
+            time_per_move=data["time_per_move"],
+            reminder_hours=tuple(data["reminder_hours"]),
+            on_timeout=data["on_timeout"],
+            bot_takeover_after=data["bot_takeover_after"],
+            start_now=data["start_when"] == "now",
         )
 
 
@@ -245,6 +269,23 @@ class BasePlayerFormSet(forms.BaseFormSet):
 
     def filled(self) -> list[PlayerForm]:
         return [f for f in self.forms if f.has_changed() and f.cleaned_data]
+
+    def seat_specs(self, creator=None) -> list[SeatSpec]:
+        """Every seat in play order, from a valid formset: the ``creator`` first when they
+        play (they have joined), then the others; bots join at once, people are invited."""
+        specs = []
+        if creator is not None:
+            name = creator.get_short_name() or creator.email
+            specs.append(SeatSpec(name, creator.email, creator))
+        for form in self.filled():
+            data = form.cleaned_data
+            bot = data["bot"]
+            specs.append(
+                SeatSpec(
+                    data["name"], data["email"], is_bot=bool(bot), bot_level=bot, joined=bool(bot)
+                )
+            )
+        return specs
 
 
 PlayerFormSet = forms.formset_factory(

@@ -6,7 +6,7 @@ schedule follow-up work for after the commit.
 """
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import reduce
 
@@ -16,7 +16,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import rules
 from games.links import rotate_link
-from games.models import Event, Game, Seat
+from games.models import Event, Game, Seat, default_reminder_hours
 from games.projection import CLOCK_EVENTS, project
 from games.random_deal import deal_round
 from games.signals import events_appended, events_recorded, seat_invited
@@ -44,6 +44,20 @@ class SeatSpec:
     bot_level: str = ""
     # False for an invited player, who takes the seat by following their link.
     joined: bool = True
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """How a new game is played: its board, variants and clock, as its creator chose."""
+
+    board: str
+    options: rules.Options = field(default_factory=rules.Options)
+    title: str = ""
+    time_per_move: timedelta | None = None
+    reminder_hours: tuple[int, ...] = tuple(default_reminder_hours())
+    on_timeout: str = Game.OnTimeout.BOT
+    bot_takeover_after: int = 3
+    start_now: bool = False
 
 
 def load_state(game: Game):
@@ -184,36 +198,25 @@ def _record(game: Game, state, events: list[dict]) -> list[Event]:
     return rows
 
 
-def open_game(
-    *,
-    board: str,
-    options: rules.Options | Mapping | None,
-    players: Sequence[SeatSpec],
-    created_by=None,
-    time_per_move: timedelta | None = None,
-    title: str = "",
-    reminder_hours: Sequence[int] | None = None,
-    on_timeout: str = Game.OnTimeout.BOT,
-    bot_takeover_after: int = 3,
-    start_now: bool = False,
-) -> Game:
+def open_game(settings: GameSettings, seats: Sequence[SeatSpec], created_by=None) -> Game:
     """Create a game with its settings and invite every player who has not joined yet.
 
-    The game starts at once when ``start_now`` or when nobody is waiting to accept;
-    otherwise accept_seat() starts it when the last invited player joins.
+    The game starts at once when ``settings.start_now`` or when nobody is waiting to
+    accept; otherwise accept_seat() starts it when the last invited player joins.
     """
     with transaction.atomic():
-        game = create_game(board, options, players, created_by, time_per_move)
-        game.title = title
-        game.on_timeout = on_timeout
-        game.bot_takeover_after = bot_takeover_after
-        if reminder_hours is not None:
-            game.reminder_hours = list(reminder_hours)
+        game = create_game(
+            settings.board, settings.options, seats, created_by, settings.time_per_move
+        )
+        game.title = settings.title
+        game.on_timeout = settings.on_timeout
+        game.bot_takeover_after = settings.bot_takeover_after
+        game.reminder_hours = list(settings.reminder_hours)
         game.save(update_fields=["title", "on_timeout", "bot_takeover_after", "reminder_hours"])
         invited = list(game.seats.filter(joined_at__isnull=True, is_bot=False))
         for seat in invited:
             _invite(seat)
-        if start_now or not invited:
+        if settings.start_now or not invited:
             game = start_game(game)
     return game
 

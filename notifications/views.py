@@ -13,6 +13,8 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import links, services
+from games.models import Seat
+from games.views.seat_link import seat_link
 from notifications import emails
 from notifications.forms import ResumeMailForm, VacationForm
 from notifications.models import Message, Suppression
@@ -75,12 +77,9 @@ def mailbox_message(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def take_seat_back(request: HttpRequest, token: str) -> HttpResponse:
+@seat_link
+def take_seat_back(request: HttpRequest, seat: Seat) -> HttpResponse:
     """The player takes their seat back from the bot (the button on their board page)."""
-    try:
-        seat = links.seat_for_token(token)
-    except links.BadLink:
-        return render(request, "notifications/unsubscribe_bad.html", status=400)
     if seat.autopilot:
         services.take_seat_back(seat)
         messages.success(request, "Your seat is yours again: the bot no longer plays it.")

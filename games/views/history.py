@@ -2,13 +2,13 @@
 
 Finished games are public. A game still running is shown only to its players: a
 signed-in player holding a seat, or whoever opened a seat's link (the replay is then
-reached under that link, /s/<token>/history/). Everybody else gets a 404, as for a game
-that does not exist. Other players' hands are hidden as games.replay_page says.
+reached under that link, /s/<token>/history/; a bad link gets the bad-link page).
+Everybody else gets a 404, as for a game that does not exist. Other players' hands are
+hidden as games.replay_page says.
 """
 
 import json
 
-from django import forms
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -16,17 +16,11 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 
 from games import board, finished_games, links, replay_page
+from games.forms import PlayerFilterForm, ReplayStepForm
 from games.models import Game, Seat
+from games.views.seat_link import seat_link
 
 GAMES_PER_PAGE = 20
-
-
-class PlayerFilterForm(forms.Form):
-    player = forms.CharField(label="Player", max_length=100, required=False)
-
-
-class MoveForm(forms.Form):
-    move = forms.IntegerField(min_value=1, required=False)
 
 
 def history_list(request: HttpRequest) -> HttpResponse:
@@ -54,9 +48,10 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     return _replay(request, game, seat, base, record_url)
 
 
-def seat_replay(request: HttpRequest, token: str) -> HttpResponse:
+@seat_link
+def seat_replay(request: HttpRequest, seat: Seat) -> HttpResponse:
     """The replay of a seat's game, reached through the seat's own link."""
-    seat = _seat_or_404(token)
+    token = request.resolver_match.kwargs["token"]
     base = reverse("games:seat_replay", args=[token])
     record_url = reverse("games:seat_record", args=[token])
     board_url = reverse("games:seat", args=[token])
@@ -72,17 +67,10 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
     return _record(game, seat)
 
 
-def seat_record(request: HttpRequest, token: str) -> HttpResponse:
+@seat_link
+def seat_record(request: HttpRequest, seat: Seat) -> HttpResponse:
     """The game record of a seat's game, as that seat may see it."""
-    seat = _seat_or_404(token)
     return _record(seat.game, seat)
-
-
-def _seat_or_404(token: str) -> Seat:
-    try:
-        return links.seat_for_token(token)
-    except links.BadLink:
-        raise Http404("No such seat link") from None
 
 
 def _replay(
@@ -95,7 +83,7 @@ def _replay(
 ) -> HttpResponse:
     viewer = seat.position if seat is not None else None
     moves = replay_page.Replay(game, viewer)
-    form = MoveForm(request.GET)
+    form = ReplayStepForm(request.GET)
     wanted = form.cleaned_data["move"] if form.is_valid() else None
     error, status = "", 200
     if not form.is_valid() or (wanted is not None and wanted > moves.last_seq):

@@ -12,17 +12,15 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import rules, services
 from games.board_page import seat_page
 from games.forms import EmailForm, MoveForm
-from games.links import BadLink, seat_for_token, seat_path
-from games.models import Game
+from games.links import seat_path
+from games.models import Game, Seat
+from games.views.seat_link import seat_link
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def seat(request: HttpRequest, token: str) -> HttpResponse:
+@seat_link
+def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
     """A seat's board page; a POST plays the seat's move."""
-    try:
-        seat = seat_for_token(token)
-    except BadLink as exc:
-        return bad_link(request, token, exc)
     game = seat.game
     if game.status == Game.Status.SETUP:
         # A move before the game starts: show where things stand instead.
@@ -67,12 +65,9 @@ def _board(request, game, seat, state, events, form, *, status=200, moved_on=Fal
 
 
 @require_POST
-def join(request: HttpRequest, token: str) -> HttpResponse:
+@seat_link
+def join(request: HttpRequest, seat: Seat) -> HttpResponse:
     """Accept the invitation to a seat; the game starts when the last player joins."""
-    try:
-        seat = seat_for_token(token)
-    except BadLink as exc:
-        return bad_link(request, token, exc)
     game = services.accept_seat(seat)
     if game.status == Game.Status.SETUP:
         messages.success(request, "You have joined. The game starts when everyone has.")
@@ -82,33 +77,21 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
-def fresh_link(request: HttpRequest, token: str) -> HttpResponse:
+@seat_link(revoked_too=True)
+def fresh_link(request: HttpRequest, seat: Seat) -> HttpResponse:
     """Mail a new link to the seat's address (and kill every older one).
 
     Works from a revoked link too. The answer is the same whether or not the address
     was the seat's, so nobody learns who plays where.
     """
-    try:
-        seat = seat_for_token(token)
-    except BadLink as exc:
-        if exc.seat is None:
-            return bad_link(request, token, exc)
-        seat = exc.seat
     form = EmailForm(request.POST)
     if not form.is_valid():
         return render(
             request,
             "games/bad_link.html",
-            {"reason": "revoked", "form": form, "token": token},
+            # The link as given, never the seat's current one: it may be an old link.
+            {"reason": "revoked", "form": form, "token": request.resolver_match.kwargs["token"]},
             status=400,
         )
     services.send_fresh_link(seat, form.cleaned_data["email"])
     return render(request, "games/fresh_link_sent.html", {"email": form.cleaned_data["email"]})
-
-
-def bad_link(request: HttpRequest, token: str, exc: BadLink) -> HttpResponse:
-    """A clear page for a link that does not open a seat: 403 when it was replaced by a
-    newer one (and a way to get that), 404 when it never was one."""
-    context = {"reason": exc.reason, "token": token, "form": EmailForm()}
-    status = 403 if exc.reason == "revoked" else 404
-    return render(request, "games/bad_link.html", context, status=status)

@@ -20,36 +20,12 @@ def new_game(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST or None)
     players = PlayerFormSet(request.POST or None, prefix="players")
     if request.method == "POST" and form.is_valid() and players.is_valid():
-        specs = []
-        if form.cleaned_data["creator_plays"]:
-            user = request.user
-            specs.append(services.SeatSpec(user.get_short_name() or user.email, user.email, user))
-        for player in players.filled():
-            data = player.cleaned_data
-            specs.append(
-                services.SeatSpec(
-                    data["name"],
-                    data["email"],
-                    is_bot=bool(data["bot"]),
-                    bot_level=data["bot"],
-                    joined=bool(data["bot"]),
-                )
-            )
+        user = request.user
+        specs = players.seat_specs(creator=user if form.cleaned_data["creator_plays"] else None)
         if not 2 <= len(specs) <= 6:
             form.add_error(None, "A game has 2 to 6 players, you included if you play.")
         else:
-            game = services.open_game(
-                board=form.cleaned_data["board"],
-                options=form.options(),
-                players=specs,
-                created_by=request.user,
-                time_per_move=form.cleaned_data["time_per_move"],
-                title=form.cleaned_data["title"],
-                reminder_hours=form.cleaned_data["reminder_hours"],
-                on_timeout=form.cleaned_data["on_timeout"],
-                bot_takeover_after=form.cleaned_data["bot_takeover_after"],
-                start_now=form.cleaned_data["start_when"] == "now",
-            )
+            game = services.open_game(form.settings(), specs, created_by=user)
             messages.success(request, "The game is set up and the invitations are on their way.")
             return redirect("games:manage", game_id=game.pk)
     return render(request, "games/new.html", {"form": form, "players": players})

@@ -162,12 +162,14 @@ class TestReplayPage:
         assert f'href="{board}"' in body
         assert f'href="{board}record.json"' in body
 
-    def test_a_revoked_or_forged_seat_link_is_404(self, client):
+    def test_a_revoked_or_forged_seat_link_gets_the_bad_link_page(self, client):
         game = GameFactory()
         seat = game.seats.get(position=0)
         old = seat_history_path(seat)
         rotate_link(seat)
-        assert client.get(old).status_code == 404
+        response = client.get(old)
+        assert response.status_code == 403
+        assert b"Send me a fresh link" in response.content
         assert client.get("/s/forged-token/history/").status_code == 404
         assert client.get(seat_history_path(seat)).status_code == 200
 
