@@ -8,12 +8,35 @@ from games.services import load_state, submit_move
 ON_POSTGRES = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 
 
+# Fixtures that give a test the database: a test without them (or the django_db mark)
+# touches none.
+DATABASE_FIXTURES = {"db", "transactional_db", "live_server", "admin_user", "admin_client"}
+
+
+def needs_database(item) -> bool:
+    return item.get_closest_marker("django_db") is not None or bool(
+        DATABASE_FIXTURES & set(item.fixturenames)
+    )
+
+
 def pytest_collection_modifyitems(config, items):
+    """`make test` runs the suite twice; each test runs in the pass where it proves something.
+
+    The SQLite pass (the embedded default) runs everything but the tests marked
+    ``postgres``, which need PostgreSQL itself or the real components (Redis, a worker, a
+    browser, a mail server). The PostgreSQL pass runs those, and every other test that
+    uses the database; tests that touch no database already ran in the SQLite pass.
+    """
     if ON_POSTGRES:
+        keep = [item for item in items if "postgres" in item.keywords or needs_database(item)]
+        dropped = [item for item in items if item not in keep]
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+            items[:] = keep
         return
     skip = pytest.mark.skip(
-        reason="needs PostgreSQL (triggers, row locks): set DATABASE_URL=postgres://... "
-        "or run `make test`"
+        reason="runs in the PostgreSQL pass (PostgreSQL or real components): set "
+        "DATABASE_URL=postgres://... or run `make test`"
     )
     for item in items:
         if "postgres" in item.keywords:

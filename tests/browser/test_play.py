@@ -13,7 +13,8 @@ from notifications.models import Message
 from tests.conftest import play_turn
 from tests.factories import UserFactory
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# A real browser is a real component: it runs once, in the PostgreSQL pass.
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}

@@ -12,6 +12,7 @@ def test_the_celery_app_reads_djangos_celery_settings():
     assert celery_app.conf.broker_url == settings.CELERY_BROKER_URL
 
 
+@pytest.mark.postgres  # a real component: runs in the PostgreSQL pass, where Redis is
 @pytest.mark.skipif(not os.getenv("REDIS_TEST_URL"), reason="needs Redis: set REDIS_TEST_URL")
 def test_a_message_goes_through_redis_as_the_broker():
     name = f"railmail-test-{uuid.uuid4().hex}"
