@@ -1,5 +1,6 @@
 import pytest
 from django.conf import settings
+from django.core import mail
 
 from accounts.models import User
 from games import rules
@@ -41,6 +42,17 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "postgres" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture
+def anymail_backend(settings):
+    """Send through anymail's test backend: it keeps each email's tags (its kind)."""
+    settings.EMAIL_BACKEND = "anymail.backends.test.EmailBackend"
+
+
+def sent(kind: str) -> list:
+    """The emails of one kind sent so far (with ``anymail_backend``)."""
+    return [m for m in mail.outbox if m.tags == [kind]]
 
 
 @pytest.fixture

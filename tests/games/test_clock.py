@@ -3,7 +3,6 @@
 from datetime import timedelta
 
 import pytest
-from django.core import mail
 from django.core.management import call_command
 from django.utils import timezone
 
@@ -13,16 +12,7 @@ from notifications.models import Message
 from tests.factories import timed_game
 from tests.minute_jobs import run_minute_jobs
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def anymail_backend(settings):
-    settings.EMAIL_BACKEND = "anymail.backends.test.EmailBackend"
-
-
-def kinds(kind: str) -> list:
-    return [m for m in mail.outbox if m.tags == [kind]]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("anymail_backend")]
 
 
 def test_at_the_deadline_a_bot_plays_the_absent_players_turn():

@@ -3,23 +3,14 @@
 from datetime import timedelta
 
 import pytest
-from django.core import mail
 from django.utils import timezone
 
 from notifications.models import Message
+from tests.conftest import sent
 from tests.factories import GameFactory, UserFactory
 from tests.minute_jobs import run_minute_jobs
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def anymail_backend(settings):
-    settings.EMAIL_BACKEND = "anymail.backends.test.EmailBackend"
-
-
-def kinds(kind: str) -> list:
-    return [m for m in mail.outbox if m.tags == [kind]]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("anymail_backend")]
 
 
 def test_a_daily_digest_lists_the_games_waiting_once_a_day(django_capture_on_commit_callbacks):
@@ -32,7 +23,7 @@ def test_a_daily_digest_lists_the_games_waiting_once_a_day(django_capture_on_com
         assert run_minute_jobs(morning.replace(hour=5))["digests"] == 0
         assert run_minute_jobs(morning)["digests"] == 1
         assert run_minute_jobs(morning + timedelta(hours=1))["digests"] == 0
-    [digest] = kinds("digest")
+    [digest] = sent("digest")
     assert digest.to == [user.email]
     assert digest.subject == "2 games waiting for your move"
     for game in games:

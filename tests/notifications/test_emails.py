@@ -5,7 +5,7 @@ from notifications import emails
 from notifications.models import Message, Suppression
 from tests.factories import GameFactory, UserFactory
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("anymail_backend")]
 
 
 @pytest.fixture

@@ -7,19 +7,10 @@ from django.db import transaction
 from games import rules
 from games.services import load_state, submit_move
 from notifications.models import Message
-from tests.conftest import play_turn
+from tests.conftest import play_turn, sent
 from tests.factories import GameFactory, UserFactory
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def anymail_backend(settings):
-    settings.EMAIL_BACKEND = "anymail.backends.test.EmailBackend"
-
-
-def sent(kind: str) -> list:
-    return [m for m in mail.outbox if m.tags == [kind]]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("anymail_backend")]
 
 
 def test_starting_a_game_tells_the_first_player_it_is_their_turn(

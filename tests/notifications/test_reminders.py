@@ -3,21 +3,12 @@
 from datetime import timedelta
 
 import pytest
-from django.core import mail
 
+from tests.conftest import sent
 from tests.factories import UserFactory, timed_game
 from tests.minute_jobs import run_minute_jobs
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def anymail_backend(settings):
-    settings.EMAIL_BACKEND = "anymail.backends.test.EmailBackend"
-
-
-def kinds(kind: str) -> list:
-    return [m for m in mail.outbox if m.tags == [kind]]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("anymail_backend")]
 
 
 def test_reminders_go_once_each_at_24_and_2_hours_before(django_capture_on_commit_callbacks):
@@ -29,7 +20,7 @@ def test_reminders_go_once_each_at_24_and_2_hours_before(django_capture_on_commi
         assert run_minute_jobs(game.deadline - timedelta(hours=22)).get("reminders", 0) == 0
         assert run_minute_jobs(game.deadline - timedelta(hours=1))["reminders"] == 1
         assert run_minute_jobs(game.deadline - timedelta(minutes=1)).get("reminders", 0) == 0
-    reminders = kinds("reminder")
+    reminders = sent("reminder")
     assert [m.to for m in reminders] == [[to_move], [to_move]]
     assert "within 24 hours" in reminders[0].subject
     assert "within 2 hours" in reminders[1].subject
@@ -43,4 +34,4 @@ def test_players_who_turned_reminders_off_get_none(django_capture_on_commit_call
     )
     with django_capture_on_commit_callbacks(execute=True):
         run_minute_jobs(game.deadline - timedelta(hours=1))
-    assert kinds("reminder") == []
+    assert sent("reminder") == []
