@@ -1,4 +1,4 @@
-"""What a seat's board page shows: the data behind templates/games/board.html.
+"""What a seat's board page shows: the data behind games/board.html.
 
 Everything here is computed for one viewing seat. Other seats' hands appear only once
 they are public (the engine's ``hands_visible_to``, and the scored round's hands).

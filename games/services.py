@@ -286,7 +286,7 @@ def send_fresh_link(seat: Seat, address: str) -> bool:
     return True
 
 
-# Deadlines. The deadline scan (notifications.deadlines) calls these; like every other
+# Deadlines. The game clock (games.clock) calls these; like every other
 # change to a game they append events, so the history shows what the clock did.
 
 
