@@ -141,6 +141,10 @@ CELERY_BEAT_SCHEDULE = {
     },
     "sweep-outbox": {"task": "notifications.tasks.sweep_outbox", "schedule": 60.0},
 }
+# Mounts a bare "ok" view at /bench/ok/ for benchmarks/bench_web.py: the floor every page
+# is measured against, behind the same middleware. Never on in a real deployment.
+RAILMAIL_BENCHMARK = envbool("RAILMAIL_BENCHMARK", "false")
+
 # The hour (UTC) from which the daily digests go out.
 RAILMAIL_DIGEST_HOUR = int(os.getenv("RAILMAIL_DIGEST_HOUR", "7"))
 

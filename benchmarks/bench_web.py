@@ -1,0 +1,423 @@
+"""Web speed as ratios against a bare Django view on the same stack (not a test).
+
+    .venv/bin/python benchmarks/bench_web.py [--seconds 10] [--runs 3] [--connections 4]
+
+It runs the service as an operator does: production settings with DEBUG off, gunicorn
+with 3 sync workers on a loopback port, PostgreSQL (``BENCH_DATABASE_URL``, default
+``postgres://postgres@127.0.0.1:5432/railmail_bench``, made afresh) and Redis as the
+broker with no worker, so that the emails a move causes are queued, not sent. A bare view
+returning "ok" is mounted beside the product's pages (only when RAILMAIL_BENCHMARK is on)
+and goes through the same middleware. wrk (Debian's, installed by
+scripts/install-system-deps) loads each target on loopback for ``--seconds``, sending
+``X-Forwarded-Proto: https`` and the site's host so that nothing is redirected; only the
+expected status counts, and any other answer fails the run. Each figure is the median of
+``--runs`` runs, printed as requests/s and as a share of the bare view's.
+
+Move POSTs go to a pool of identical games, each at the same position, so that every POST
+is an accepted move. After the load, the first view of each page after a move (nothing
+cached for the new version yet) is timed request by request.
+
+Goals (issue 12): board pages >= 1/3 of the bare view; the replay page and a move POST
+>= 1/5.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PYTHON = sys.executable
+HOST = "bench.railmail.test"
+CSRF = "benchcsrftokenbenchcsrftoken0123"  # 32 characters, the cookie's and the form's
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/railmail_bench"
+REDIS = "redis://127.0.0.1:6379/11"
+
+
+def service_env(database_url: str) -> dict[str, str]:
+    """Production settings for the benchmark's gunicorn and its set-up."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("DJANGO_", "RAILMAIL_", "ANYMAIL_", "EMAIL_"))
+    }
+    env.update(
+        RAILMAIL_ENV="production",
+        RAILMAIL_BENCHMARK="true",
+        SECRET_KEY="bench-" + "x" * 60,
+        SITE_URL=f"https://{HOST}",
+        DATABASE_URL=database_url,
+        DB_CONN_MAX_AGE="60",
+        CELERY_BROKER_URL=REDIS,
+        EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
+        DJANGO_SETTINGS_MODULE="pbem.settings",
+        PYTHONPATH=str(ROOT),
+        LOG_LEVEL="WARNING",
+    )
+    return env
+
+
+# --- building the games (runs in a child process with the benchmark's settings) ---------
+
+
+def build(pool_size: int, out: Path) -> None:
+    """Make the games the benchmark loads and write their URLs and move bodies to ``out``."""
+    import django
+
+    django.setup()
+    from django.db import transaction
+
+    from games import rules, services
+    from games.links import seat_path
+    from games.models import Event, Game, Seat
+
+    def long_log() -> tuple[list[dict], int]:
+        """A 6-player TransEuropa game that reaches round 4, and its length there."""
+        for seed in range(200):
+            events = rules.simulate("transeuropa", 6, random.Random(seed))
+            starts = [n for n, e in enumerate(events) if e["type"] == "round_started"]
+            if len(starts) >= 4 and starts[3] + 20 < len(events):
+                return events, starts[3] + 20
+        raise RuntimeError("no seed reached round 4")
+
+    def make(events: list[dict], title: str) -> Game:
+        players = [services.SeatSpec(f"Player {n}", f"p{n}@bench.test") for n in range(6)]
+        game = services.create_game(events[0]["board"], None, players)
+        game = services.append_events(game, events[1:])
+        Game.objects.filter(pk=game.pk).update(title=title)
+        return game
+
+    events, cut = long_log()
+    # The longest of a few finished games, for the replay page.
+    logs = (rules.simulate("transeuropa", 6, random.Random(seed)) for seed in range(12))
+    finished = make(max(logs, key=len), "finished")
+    long = make(events[:cut], "long")
+    early = make(events[:10], "early")
+
+    # The pool: copies of the long game's rows, each waiting for the same legal move.
+    state = rules.replay(events[:cut])
+    mover = state.seat_to_move
+    move = rules.greedy_move(state, mover)
+    board = state.board
+    if isinstance(move, rules.PlaceStart):
+        fields = {"point": board.point_index[move.point]}
+    else:
+        fields = {"line1": board.line_id(move.lines[0])}
+    template = Game.objects.get(pk=long.pk)
+    rows = list(Event.objects.filter(game=long).order_by("seq"))
+    seats = list(Seat.objects.filter(game=long).order_by("position"))
+    pool = []
+    with transaction.atomic():
+        for n in range(pool_size):
+            copy = Game.objects.get(pk=template.pk)
+            copy.pk = None
+            copy.title = f"pool {n}"
+            copy.save()
+            Seat.objects.bulk_create(
+                Seat(
+                    game=copy,
+                    position=s.position,
+                    name=s.name,
+                    email=s.email,
+                    joined_at=s.joined_at,
+                )
+                for s in seats
+            )
+            Event.objects.bulk_create(
+                Event(game=copy, seq=r.seq, type=r.type, data=r.data, created_at=r.created_at)
+                for r in rows
+            )
+            pool.append(copy)
+    post_paths, bodies = [], []
+    for game in pool:
+        seat = game.seats.get(position=mover)
+        post_paths.append(seat_path(seat))
+        form = {"csrfmiddlewaretoken": CSRF, "version": game.version, **fields}
+        bodies.append(urllib.parse.urlencode(form))
+    viewer = long.seats.get(position=mover)
+    out.write_text(
+        json.dumps(
+            {
+                "long_board": seat_path(viewer),
+                "long_events": long.version,
+                "early_board": seat_path(early.seats.get(position=early.seat_to_move)),
+                "replay": f"/games/{finished.pk}/replay/",
+                "replay_events": finished.version,
+                "post_paths": post_paths,
+                "bodies": bodies,
+            }
+        )
+    )
+
+
+# --- loading (runs in the parent) --------------------------------------------------------
+
+WRK_SCRIPT = """
+local requests = {}
+local paths, bodies = {}, {}
+local n = 0
+local expected = tonumber(os.getenv("BENCH_STATUS"))
+local wrong = 0
+local pool_file = os.getenv("BENCH_POOL")
+if pool_file ~= nil and pool_file ~= "" then
+  for line in io.lines(pool_file) do
+    local path, body = line:match("([^\\t]+)\\t(.*)")
+    table.insert(paths, path)
+    table.insert(bodies, body)
+  end
+end
+local counter = 0
+setup = function(thread)
+  thread:set("offset", counter)
+  counter = counter + 1
+end
+request = function()
+  if #paths > 0 then
+    n = n + 1
+    local i = offset + (n - 1) * tonumber(os.getenv("BENCH_THREADS")) + 1
+    if i > #paths then
+      return wrk.format("POST", "/pool-exhausted/", nil, "")
+    end
+    return wrk.format("POST", paths[i], nil, bodies[i])
+  end
+  return wrk.format(nil, nil, nil, nil)
+end
+response = function(status, headers, body)
+  if status ~= expected then
+    wrong = wrong + 1
+    if wrong < 4 then io.stderr:write("unexpected status " .. status .. "\\n") end
+  end
+end
+done = function(summary, latency, requests)
+  io.write(string.format("BENCH %d %f %d\\n", summary.requests,
+    summary.requests / (summary.duration / 1e6), summary.errors.status))
+end
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wrk(
+    port: int,
+    path: str,
+    *,
+    status: int,
+    seconds: float,
+    connections: int,
+    script: Path,
+    pool: Path | None = None,
+) -> tuple[float, int]:
+    """Requests per second at ``path``, and how many were made; raises if any answer had
+    another status."""
+    threads = 1 if pool is None else connections
+    env = {
+        **os.environ,
+        "BENCH_STATUS": str(status),
+        "BENCH_POOL": str(pool or ""),
+        "BENCH_THREADS": str(threads),
+    }
+    headers = ["-H", f"Host: {HOST}", "-H", "X-Forwarded-Proto: https"]
+    if pool is not None:
+        headers += [
+            "-H",
+            f"Cookie: csrftoken={CSRF}",
+            "-H",
+            f"Referer: https://{HOST}/",
+            "-H",
+            "Content-Type: application/x-www-form-urlencoded",
+        ]
+    command = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds:g}s", "-s", str(script)]
+    done = subprocess.run(
+        [*command, *headers, f"http://127.0.0.1:{port}{path}"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=seconds + 60,
+        check=True,
+    )
+    line = next(line for line in done.stdout.splitlines() if line.startswith("BENCH "))
+    _, total, rate, _ = line.split()
+    wrong = done.stderr.count("unexpected status")
+    if wrong:
+        raise SystemExit(f"{path}: {wrong}+ answers were not {status}:\n{done.stderr}")
+    if int(total) == 0:
+        raise SystemExit(f"{path}: no request completed")
+    return float(rate), int(total)
+
+
+def first_views(port: int, targets: dict, count: int) -> dict[str, float]:
+    """Milliseconds for a page's first view after a move: move one pool game, then time
+    one GET of its board page and of the bare view."""
+    import http.client
+
+    def timed(method: str, path: str, body: str = "") -> tuple[float, int]:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        headers = {"Host": HOST, "X-Forwarded-Proto": "https"}
+        if method == "POST":
+            headers |= {
+                "Cookie": f"csrftoken={CSRF}",
+                "Referer": f"https://{HOST}/",
+                "Content-Type": "application/x-www-form-urlencoded",
+            }
+        start = time.perf_counter()
+        conn.request(method, path, body=body, headers=headers)
+        response = conn.getresponse()
+        response.read()
+        conn.close()
+        return (time.perf_counter() - start) * 1000, response.status
+
+    board, bare, move = [], [], []
+    for path, body in list(zip(targets["post_paths"], targets["bodies"], strict=True))[-count:]:
+        ms, status = timed("POST", path, body)
+        if status != 302:
+            raise SystemExit(f"first view: the move at {path} answered {status}")
+        move.append(ms)
+        ms, status = timed("GET", path)
+        if status != 200:
+            raise SystemExit(f"first view: {path} answered {status}")
+        board.append(ms)
+        bare.append(timed("GET", "/bench/ok/")[0])
+    return {
+        "bare view": statistics.median(bare),
+        "move POST (uncached)": statistics.median(move),
+        "board page, first view after a move": statistics.median(board),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--connections", type=int, default=4)
+    parser.add_argument("--pool", type=int, default=3000, help="games for the move POSTs")
+    args = parser.parse_args()
+    if not shutil.which("wrk"):
+        raise SystemExit("wrk is missing: run scripts/install-system-deps")
+    database_url = os.getenv("BENCH_DATABASE_URL", DEFAULT_DB)
+    env = service_env(database_url)
+    name = urllib.parse.urlsplit(database_url).path.lstrip("/")
+    admin = database_url.rsplit("/", 1)[0] + "/postgres"
+    for sql in (f"DROP DATABASE IF EXISTS {name}", f"CREATE DATABASE {name}"):
+        subprocess.run(["psql", admin, "-qc", sql], check=True, capture_output=True)
+    subprocess.run(
+        [PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=300
+    )
+    workdir = Path(tempfile.mkdtemp(prefix="railmail-bench-"))
+    targets_file = workdir / "targets.json"
+    print(f"building the games ({args.pool} in the move pool) ...", flush=True)
+    subprocess.run(
+        [PYTHON, __file__, "--build", str(args.pool), str(targets_file)],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        timeout=900,
+    )
+    targets = json.loads(targets_file.read_text())
+    script = workdir / "bench.lua"
+    script.write_text(WRK_SCRIPT)
+    port = free_port()
+    server = subprocess.Popen(
+        [
+            *(PYTHON, "-m", "gunicorn", "pbem.wsgi", "--workers", "3"),
+            *("--bind", f"127.0.0.1:{port}", "--log-level", "warning"),
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise SystemExit("gunicorn did not start within 30 s") from None
+                time.sleep(0.2)
+        pages = {
+            "bare view": ("/bench/ok/", 200),
+            f"board page, 6-player TransEuropa, round 4 ({targets['long_events']} events)": (
+                targets["long_board"],
+                200,
+            ),
+            "board page, early in round 1": (targets["early_board"], 200),
+            f"replay page of a finished game ({targets['replay_events']} events)": (
+                targets["replay"],
+                200,
+            ),
+        }
+        pool_file = workdir / "pool.tsv"
+        results: dict[str, list[float]] = {label: [] for label in pages}
+        results["move POST in the long game"] = []
+        used = 0
+        for run in range(args.runs):
+            for label, (path, status) in pages.items():
+                rate, _ = wrk(
+                    port,
+                    path,
+                    status=status,
+                    seconds=args.seconds,
+                    connections=args.connections,
+                    script=script,
+                )
+                results[label].append(rate)
+            lines = [
+                f"{path}\t{body}"
+                for path, body in zip(
+                    targets["post_paths"][used:], targets["bodies"][used:], strict=True
+                )
+            ]
+            pool_file.write_text("\n".join(lines) + "\n")
+            rate, made = wrk(
+                port,
+                "/",
+                status=302,
+                seconds=args.seconds,
+                connections=args.connections,
+                script=script,
+                pool=pool_file,
+            )
+            if made > len(lines) - args.connections:
+                raise SystemExit("the move pool ran out: give a larger --pool")
+            # Each connection's thread walks its own share of the pool: skip all it used.
+            used += made + args.connections * 2
+            results["move POST in the long game"].append(rate)
+            print(f"run {run + 1} of {args.runs} done", flush=True)
+        floor = statistics.median(results["bare view"])
+        print(f"\nmedian of {args.runs} runs, {args.seconds:g} s each, {args.connections} conn.")
+        print(f"{'what':<62} {'req/s':>8} {'share of bare':>14}")
+        for label, rates in results.items():
+            rate = statistics.median(rates)
+            print(f"{label:<62} {rate:8.1f} {rate / floor:14.3f}")
+        print("\nfirst view after a move (ms, median of 10):")
+        targets["post_paths"] = targets["post_paths"][used:]
+        targets["bodies"] = targets["bodies"][used:]
+        for label, ms in first_views(port, targets, 10).items():
+            print(f"  {label:<60} {ms:8.1f}")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "--build":
+        sys.path.insert(0, str(ROOT))
+        build(int(sys.argv[2]), Path(sys.argv[3]))
+    else:
+        main()
