@@ -189,4 +189,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO")},
+    # Celery logs every task's result at INFO: in-process (make run) that is a line per
+    # email in the server's output, and its repr may hold a task's arguments.
+    "loggers": {"celery.app.trace": {"level": "WARNING"}},
 }

@@ -60,10 +60,19 @@ def test_demo_creates_a_started_game_and_says_where_to_open_it(settings):
     assert demo.is_superuser
     assert demo.check_password("demo")
     assert game.seats.get(position=0).user == demo
-    # Run again: a second game, the same account.
+    # Seats named like people, never "You" (which the others would read as "You (you)").
+    assert game.seat_names() == ["Dana", "Ada", "Grace"]
+    # The password is said to be for the admin only: players sign in by emailed link.
+    assert "password is for /admin/ only" in output
+    assert "/accounts/login/" in output and "/mail/mailbox/" in output
+    # Run again: the same game and account, found rather than made anew.
+    again = run("demo")
+    assert Game.objects.count() == 1 and User.objects.count() == 1
+    assert "is still running" in again
+    # Once it is over, the next run starts a new one.
+    Game.objects.update(status=Game.Status.FINISHED)
     run("demo")
     assert Game.objects.count() == 2
-    assert User.objects.count() == 1
 
 
 def test_demo_refuses_to_run_without_debug(settings):
