@@ -194,7 +194,11 @@ def _record(game: Game, state, events: list[dict]) -> list[Event]:
         setattr(game, name, value)
     game.save(update_fields=list(projection))
     events_recorded.send(sender=Game, game=game, state=state, events=rows)
-    transaction.on_commit(lambda: events_appended.send(sender=Game, game=game, events=rows))
+    # robust: what follows a commit (queueing a bot's turn, ...) never undoes it nor turns
+    # it into an error page; the minute scans pick up whatever could not be queued.
+    transaction.on_commit(
+        lambda: events_appended.send(sender=Game, game=game, events=rows), robust=True
+    )
     return rows
 
 
