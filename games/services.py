@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import rules
-from games.links import rotate_link
+from games.links import rotate_link, start_fresh_link
 from games.models import Event, Game, Seat, default_reminder_hours
 from games.projection import CLOCK_EVENTS, project
 from games.random_deal import deal_round
@@ -265,9 +265,9 @@ def replace_invited(seat: Seat, name: str, email: str) -> Seat:
     return seat
 
 
-def _invite(seat: Seat, *, reminder: bool = False) -> None:
+def _invite(seat: Seat, *, reminder: bool = False, fresh_link: bool = False) -> None:
     # The notifications app listens and writes the email, in this transaction.
-    seat_invited.send(sender=Seat, seat=seat, reminder=reminder)
+    seat_invited.send(sender=Seat, seat=seat, reminder=reminder, fresh_link=fresh_link)
 
 
 def claim_seats(user: User) -> int:
@@ -277,16 +277,19 @@ def claim_seats(user: User) -> int:
 
 
 def send_fresh_link(seat: Seat, address: str) -> bool:
-    """Rotate ``seat``'s link and mail the new one, if ``address`` is the seat's.
+    """Mail a fresh link to ``seat``'s address, if ``address`` is the seat's.
 
-    Returns whether it did; callers must not tell the visitor (that would reveal who
-    plays in the game).
+    The older links keep working until the fresh one is first used by a POST (see
+    games.links): whoever asks cannot revoke the player's links. Asking again mails the
+    same fresh link again. Returns whether it mailed; callers must not tell the visitor
+    (that would reveal who plays in the game).
     """
     if seat.is_bot or not seat.email or seat.email.lower() != address.strip().lower():
         return False
     with transaction.atomic():
-        rotate_link(seat)
-        _invite(seat)
+        seat = Seat.objects.select_for_update().get(pk=seat.pk)
+        start_fresh_link(seat)
+        _invite(seat, fresh_link=True)
     return True
 
 

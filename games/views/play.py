@@ -79,7 +79,7 @@ def join(request: HttpRequest, seat: Seat) -> HttpResponse:
 @require_POST
 @seat_link(revoked_too=True)
 def fresh_link(request: HttpRequest, seat: Seat) -> HttpResponse:
-    """Mail a new link to the seat's address (and kill every older one).
+    """Mail a fresh link to the seat's address; older links die when it is first used.
 
     Works from a revoked link too. The answer is the same whether or not the address
     was the seat's, so nobody learns who plays where.
