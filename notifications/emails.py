@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import normalize_email
+from accounts.text import one_line
 from games import narration, rules
 from games.links import fresh_seat_url, replay_url, seat_url
 from notifications import outbox
@@ -142,7 +143,8 @@ def _write(
     stopped = Suppression.stops(address, kind)
     fields = {
         "seat": seat,
-        "subject": subject[:250],
+        # Names and titles go into the subject: never a line break in a header.
+        "subject": one_line(subject)[:250],
         "body_text": text,
         "body_html": html,
         "headers": headers,

@@ -186,3 +186,11 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO")},
 }
+
+# --- Faults, floods and hostile input (issue 13) -----------------------------------------
+# Kept together here so that the other settings' owners can tell these apart.
+
+# A mail server that takes the connection and never answers must not hold a worker: every
+# SMTP step gives up after this many seconds (anymail's HTTP calls have their own,
+# ANYMAIL_REQUESTS_TIMEOUT). The delivery task also has time limits (notifications/tasks.py).
+EMAIL_TIMEOUT = int(os.getenv("EMAIL_TIMEOUT", "30"))

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0003_reminders_timeouts_and_bot_seats'),
+        ("games", "0003_reminders_timeouts_and_bot_seats"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='seat',
-            name='pending_link_nonce',
-            field=models.CharField(blank=True, default='', max_length=32),
+            model_name="seat",
+            name="pending_link_nonce",
+            field=models.CharField(blank=True, default="", max_length=32),
         ),
     ]

@@ -194,3 +194,31 @@ def test_asking_for_fresh_links_again_and_again_never_revokes_the_players_link(c
     }
     # The invitation's link and one fresh link, mailed three times.
     assert len(links) == 2 and old in links
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"title": "Friday\r\nBcc: all@example.org"},
+        {"players-0-name": "Ada\nBcc: all@example.org"},
+    ],
+)
+def test_a_title_or_name_with_a_line_break_is_refused(client, creator, change):
+    response = client.post(reverse("games:new"), new_game_data(**change))
+    assert response.status_code == 200
+    assert "no line breaks" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_a_replacement_name_with_a_line_break_is_refused(client, creator):
+    client.post(reverse("games:new"), new_game_data())
+    game = Game.objects.get()
+    ada = game.seats.get(name="Ada")
+    response = client.post(
+        reverse("games:replace", args=[game.pk, ada.position]),
+        {"name": "Eve\r\nBcc: x@example.org", "email": "eve@example.com"},
+    )
+    assert response.status_code == 400
+    assert "no line breaks" in response.content.decode()
+    ada.refresh_from_db()
+    assert ada.name == "Ada"
