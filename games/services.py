@@ -44,6 +44,9 @@ class SeatSpec:
     bot_level: str = ""
     # False for an invited player, who takes the seat by following their link.
     joined: bool = True
+    # False for an invited player who gets no invitation now (their address is over its
+    # invitation limits): the creator reminds them later or gives the seat to another.
+    invite: bool = True
 
 
 @dataclass(frozen=True)
@@ -219,7 +222,8 @@ def open_game(settings: GameSettings, seats: Sequence[SeatSpec], created_by=None
         game.save(update_fields=["title", "on_timeout", "bot_takeover_after", "reminder_hours"])
         invited = list(game.seats.filter(joined_at__isnull=True, is_bot=False))
         for seat in invited:
-            _invite(seat)
+            if seats[seat.position].invite:
+                _invite(seat)
         if settings.start_now or not invited:
             game = start_game(game)
     return game

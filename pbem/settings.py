@@ -194,3 +194,44 @@ LOGGING = {
 # SMTP step gives up after this many seconds (anymail's HTTP calls have their own,
 # ANYMAIL_REQUESTS_TIMEOUT). The delivery task also has time limits (notifications/tasks.py).
 EMAIL_TIMEOUT = int(os.getenv("EMAIL_TIMEOUT", "30"))
+
+# Rate limits on everything that sends email (pbem/ratelimits.py, django-ratelimit). They
+# count in a cache alias of their own, shared by every web process: Redis in production
+# (RATELIMIT_REDIS_URL, else the broker's Redis), else a file cache under var/ that the
+# processes of one machine share. (django_ratelimit is not in INSTALLED_APPS: its system
+# check refuses any cache but memcached and Redis, and the local file cache may let a
+# burst of simultaneous requests slip one or two past a limit, which is fine locally.)
+RATELIMIT_REDIS_URL = os.getenv("RATELIMIT_REDIS_URL") or (
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else ""
+)
+if PRODUCTION and not RATELIMIT_REDIS_URL:
+    raise ImproperlyConfigured(
+        "Production needs Redis for its rate limits: a redis:// CELERY_BROKER_URL, or "
+        "RATELIMIT_REDIS_URL"
+    )
+CACHES = {
+    # Whatever the other caches are (Django's default when none is set above).
+    **globals().get(
+        "CACHES", {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    ),
+    "ratelimit": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": RATELIMIT_REDIS_URL,
+            "KEY_PREFIX": "railmail-ratelimit",
+        }
+        if RATELIMIT_REDIS_URL
+        else {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(BASE_DIR / "var" / "ratelimit"),
+        }
+    ),
+}
+RATELIMIT_USE_CACHE = "ratelimit"
+# A request over a limit gets a clear page (429) rather than django-ratelimit's 403.
+MIDDLEWARE += ["django_ratelimit.middleware.RatelimitMiddleware"]
+RATELIMIT_VIEW = "pbem.views.rate_limited"
+# The request.META key holding the client's address, set by the trusted reverse proxy
+# (e.g. HTTP_X_REAL_IP or HTTP_X_FORWARDED_FOR; see deploy/README.md). REMOTE_ADDR when
+# the web processes face the clients themselves.
+RAILMAIL_CLIENT_IP_HEADER = os.getenv("RAILMAIL_CLIENT_IP_HEADER", "REMOTE_ADDR")

@@ -15,6 +15,7 @@ from games.forms import EmailForm, MoveForm
 from games.links import seat_path
 from games.models import Game, Seat
 from games.views.seat_link import seat_link
+from pbem import ratelimits
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -77,6 +78,7 @@ def join(request: HttpRequest, seat: Seat) -> HttpResponse:
 
 
 @require_POST
+@ratelimits.per_client("fresh-link-client")
 @seat_link(revoked_too=True)
 def fresh_link(request: HttpRequest, seat: Seat) -> HttpResponse:
     """Mail a fresh link to the seat's address; older links die when it is first used.
@@ -93,5 +95,11 @@ def fresh_link(request: HttpRequest, seat: Seat) -> HttpResponse:
             {"reason": "revoked", "form": form, "token": request.resolver_match.kwargs["token"]},
             status=400,
         )
+    # Counted whether or not the address is the seat's: guesses count too.
+    ratelimits.check(
+        request,
+        ("fresh-link-seat", str(seat.pk)),
+        ("fresh-link-address", form.cleaned_data["email"].lower()),
+    )
     services.send_fresh_link(seat, form.cleaned_data["email"])
     return render(request, "games/fresh_link_sent.html", {"email": form.cleaned_data["email"]})
