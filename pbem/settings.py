@@ -235,3 +235,28 @@ RATELIMIT_VIEW = "pbem.views.rate_limited"
 # (e.g. HTTP_X_REAL_IP or HTTP_X_FORWARDED_FOR; see deploy/README.md). REMOTE_ADDR when
 # the web processes face the clients themselves.
 RAILMAIL_CLIENT_IP_HEADER = os.getenv("RAILMAIL_CLIENT_IP_HEADER", "REMOTE_ADDR")
+
+# The provider's webhook stops mail to an address: in production it must be authenticated.
+# Only the configured provider's webhooks are mounted (notifications/urls.py); each needs
+# ANYMAIL_WEBHOOK_SECRET (basic auth), and where anymail checks the provider's own
+# signature, the provider's signing key as well.
+WEBHOOK_SIGNING_KEYS = {
+    "mailersend": "MAILERSEND_SIGNING_SECRET",
+    "mailgun": "MAILGUN_WEBHOOK_SIGNING_KEY",
+    "mailtrap": "MAILTRAP_SIGNING_SECRET",
+    "mandrill": "MANDRILL_WEBHOOK_KEY",
+    "postal": "POSTAL_WEBHOOK_KEY",
+    "resend": "RESEND_SIGNING_SECRET",
+}
+if PRODUCTION and ANYMAIL_ESP:
+    if not ANYMAIL.get("WEBHOOK_SECRET"):
+        raise ImproperlyConfigured(
+            "Production needs ANYMAIL_WEBHOOK_SECRET (user:password) for the provider's "
+            "webhook, which can stop mail to any address"
+        )
+    _signing_key = WEBHOOK_SIGNING_KEYS.get(ANYMAIL_ESP)
+    if _signing_key and not ANYMAIL.get(_signing_key):
+        raise ImproperlyConfigured(
+            f"Production needs ANYMAIL_{_signing_key}: anymail checks {ANYMAIL_ESP}'s "
+            "webhook signatures with it"
+        )
