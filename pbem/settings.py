@@ -228,6 +228,9 @@ CACHES = {
     ),
 }
 RATELIMIT_USE_CACHE = "ratelimit"
+# The database being down answers a friendly 503 with Retry-After (pbem/middleware.py).
+MIDDLEWARE += ["pbem.middleware.DatabaseUnavailableMiddleware"]
+
 # A request over a limit gets a clear page (429) rather than django-ratelimit's 403.
 MIDDLEWARE += ["django_ratelimit.middleware.RatelimitMiddleware"]
 RATELIMIT_VIEW = "pbem.views.rate_limited"

@@ -10,3 +10,6 @@ urlpatterns = [
     path("mail/", include("notifications.urls")),
     path("", include("games.urls")),
 ]
+
+# A database error outside any view (in a middleware) still gets the friendly 503 page.
+handler500 = "pbem.views.server_error"
