@@ -1,6 +1,7 @@
 """Pages about email and time: one-click unsubscribe, turning mail back on, vacations,
 the local mailbox."""
 
+from csp.decorators import csp_replace
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -10,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import Resolver404, resolve
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -87,6 +89,19 @@ def mailbox(request: HttpRequest) -> HttpResponse:
     return render(request, "notifications/mailbox.html", {"messages_list": rows})
 
 
+@never_cache  # emails show a player's hand
+# An email's HTML part (in a sandboxed srcdoc frame, which inherits this page's policy)
+# carries the inline styles email clients need: this page alone allows inline styles, and
+# no script at all.
+@csp_replace(
+    {
+        "default-src": ["'none'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "script-src": ["'none'"],
+        "form-action": ["'none'"],
+    }
+)
 def mailbox_message(request: HttpRequest, pk: int) -> HttpResponse:
     _debug_only()
     message = get_object_or_404(Message, pk=pk)

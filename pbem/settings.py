@@ -263,3 +263,20 @@ if PRODUCTION and ANYMAIL_ESP:
             f"Production needs ANYMAIL_{_signing_key}: anymail checks {ANYMAIL_ESP}'s "
             "webhook signatures with it"
         )
+
+# Content-Security-Policy on every page (django-csp): scripts and styles only from our own
+# static files, never inline. The local mailbox's email view has a policy of its own
+# (notifications/views.py).
+MIDDLEWARE += ["csp.middleware.CSPMiddleware"]
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+    }
+}

@@ -7,6 +7,7 @@ CSRF token, and a move carries the game version the player saw.
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import rules, services
@@ -19,6 +20,7 @@ from pbem import ratelimits
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@never_cache  # the board page shows the player's hand
 @seat_link
 def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
     """A seat's board page; a POST plays the seat's move."""
