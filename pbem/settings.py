@@ -280,3 +280,16 @@ CONTENT_SECURITY_POLICY = {
         "form-action": ["'self'"],
     }
 }
+
+# The embedded default takes concurrent requests: SQLite in WAL mode (readers never wait
+# for the writer), every transaction taking the write lock when it begins (so two never
+# deadlock upgrading a read lock, which SQLite answers at once with "database is locked"),
+# and a writer waiting up to "timeout" seconds for the lock instead of failing.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        }
+    )
