@@ -5,6 +5,7 @@ from zoneinfo import available_timezones
 from django import forms
 
 from accounts.models import User, normalize_email
+from accounts.text import refuse_control_characters
 
 
 class LoginForm(forms.Form):
@@ -41,3 +42,8 @@ class PreferencesForm(forms.ModelForm):
         labels = {"name": "Your name", "email_mode": "Turn emails"}
         help_texts = {"name": "What other players see; your address is never shown."}
         widgets = {"email_mode": forms.RadioSelect}
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # The name goes into other players' emails, some of it into their subjects.
+        self.fields["name"].validators.append(refuse_control_characters)

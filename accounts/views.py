@@ -10,6 +10,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts import login_links
 from accounts.forms import LoginForm, PreferencesForm
 from notifications import emails
+from pbem import ratelimits
 
 # Where the confirmation page of a bad link says what went wrong.
 BAD_LINK_MESSAGES = {
@@ -21,6 +22,7 @@ BAD_LINK_MESSAGES = {
 
 
 @require_http_methods(["GET", "POST"])
+@ratelimits.per_client("login-client")
 def login(request: HttpRequest) -> HttpResponse:
     """Ask for an address and email it a sign-in link.
 
@@ -31,6 +33,7 @@ def login(request: HttpRequest) -> HttpResponse:
         form = LoginForm(request.POST)
         if form.is_valid():
             email = form.cleaned_data["email"]
+            ratelimits.check(request, ("login-address", email))
             url = login_links.login_url(email, form.cleaned_data["next"])
             emails.login_link(email, url)
             request.session["login_link_sent_to"] = email

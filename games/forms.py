@@ -7,6 +7,7 @@ from datetime import timedelta
 from django import forms
 from django.core.exceptions import ValidationError
 
+from accounts.text import refuse_control_characters
 from games import rules
 from games.board import line_label, point_label
 from games.models import Game
@@ -135,7 +136,7 @@ class EmailForm(forms.Form):
 
 
 class ReplacePlayerForm(forms.Form):
-    name = forms.CharField(max_length=100, label="Name")
+    name = forms.CharField(max_length=100, label="Name", validators=[refuse_control_characters])
     email = forms.EmailField(label="Email address")
 
 
@@ -157,7 +158,12 @@ def bot_levels() -> list[tuple[str, str]]:
 class NewGameForm(forms.Form):
     """The settings of a new game; the players come from PlayerFormSet."""
 
-    title = forms.CharField(max_length=100, required=False, help_text="Shown in emails and lists.")
+    title = forms.CharField(
+        max_length=100,
+        required=False,
+        help_text="Shown in emails and lists.",
+        validators=[refuse_control_characters],
+    )
     board = forms.ChoiceField(
         choices=[(name, rules.get_board(name).title) for name in rules.BOARD_NAMES]
     )
@@ -236,7 +242,7 @@ class NewGameForm(forms.Form):
 class PlayerForm(forms.Form):
     """One other seat: a person by email, or a bot."""
 
-    name = forms.CharField(max_length=100, required=False)
+    name = forms.CharField(max_length=100, required=False, validators=[refuse_control_characters])
     email = forms.EmailField(required=False)
     bot = forms.ChoiceField(required=False, label="or a bot")
 

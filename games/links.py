@@ -6,9 +6,17 @@ seat link, and a seat link is accepted as nothing else). Rotating the nonce revo
 link of the seat issued before. A link opens that one seat's board page: it never signs
 anyone into an account.
 
+A fresh link (mailed on request to the seat's address) carries the seat's
+``pending_link_nonce`` instead. It works beside the current link, and the first POST
+through it makes it the current one, which is when every older link dies. So someone who
+knows a player's address can have fresh links mailed to them, but cannot revoke the links
+the player uses.
+
     seat_path(seat) -> "/s/<token>/"
     seat_url(seat) -> settings.SITE_URL + seat_path(seat)
-    seat_for_token(token) -> Seat, or raises BadLink
+    fresh_seat_url(seat) -> the absolute link with the seat's pending nonce
+    seat_for_token(token, use=False) -> Seat, or raises BadLink; ``use`` (a POST)
+        makes a fresh link the current one
     rotate_link(seat) -> None: new nonce, every older link of the seat dies
     replay_url(game) -> absolute URL of the game's replay page ("games:replay")
 """
@@ -38,9 +46,9 @@ class BadLink(signing.BadSignature):
         self.seat = seat
 
 
-def make_token(seat: Seat) -> str:
-    """The signed token for ``seat``'s current link."""
-    payload = {"g": seat.game_id, "s": seat.position, "n": seat.link_nonce}
+def make_token(seat: Seat, nonce: str = "") -> str:
+    """The signed token for ``seat``'s current link (or the link with ``nonce``)."""
+    payload = {"g": seat.game_id, "s": seat.position, "n": nonce or seat.link_nonce}
     return signing.dumps(payload, salt=SALT, compress=False)
 
 
@@ -54,8 +62,20 @@ def seat_url(seat: Seat) -> str:
     return settings.SITE_URL + seat_path(seat)
 
 
-def seat_for_token(token: str) -> Seat:
-    """The seat a token opens, or BadLink (tampered, revoked or missing)."""
+def fresh_seat_url(seat: Seat) -> str:
+    """The absolute link with ``seat``'s pending nonce: the fresh link mailed on request."""
+    if not seat.pending_link_nonce:
+        raise ValueError(f"{seat} has no fresh link pending")
+    token = make_token(seat, seat.pending_link_nonce)
+    return settings.SITE_URL + reverse("games:seat", args=[token])
+
+
+def seat_for_token(token: str, *, use: bool = False) -> Seat:
+    """The seat a token opens, or BadLink (tampered, revoked or missing).
+
+    A fresh link's token opens the seat too; with ``use`` (the request is a POST through
+    it) it becomes the seat's current link, and every older link dies.
+    """
     try:
         payload = signing.loads(token, salt=SALT)
         game_id, position, nonce = payload["g"], payload["s"], payload["n"]
@@ -67,15 +87,35 @@ def seat_for_token(token: str) -> Seat:
         seat = Seat.objects.select_related("game").get(game_id=game_id, position=position)
     except Seat.DoesNotExist:
         raise BadLink("missing") from None
-    if not constant_time_compare(seat.link_nonce, nonce):
-        raise BadLink("revoked", seat)
-    return seat
+    if constant_time_compare(seat.link_nonce, nonce):
+        return seat
+    if seat.pending_link_nonce and constant_time_compare(seat.pending_link_nonce, nonce):
+        if use:
+            # Conditional: of two first POSTs at once, one promotes, both get through.
+            Seat.objects.filter(pk=seat.pk, pending_link_nonce=nonce).update(
+                link_nonce=nonce, pending_link_nonce=""
+            )
+            seat.refresh_from_db(fields=["link_nonce", "pending_link_nonce"])
+            if not constant_time_compare(seat.link_nonce, nonce):
+                raise BadLink("revoked", seat)  # the seat was handed on meanwhile
+        return seat
+    raise BadLink("revoked", seat)
+
+
+def start_fresh_link(seat: Seat) -> None:
+    """Give ``seat`` a pending link nonce, unless it has one already (then the same fresh
+    link is mailed again). Must run inside the transaction that mails it."""
+    if not seat.pending_link_nonce:
+        seat.pending_link_nonce = new_link_nonce()
+        seat.save(update_fields=["pending_link_nonce"])
 
 
 def rotate_link(seat: Seat) -> None:
-    """Give ``seat`` a new link nonce: every link issued before stops working."""
+    """Give ``seat`` a new link nonce: every link issued before stops working, a fresh
+    link not yet used too."""
     seat.link_nonce = new_link_nonce()
-    seat.save(update_fields=["link_nonce"])
+    seat.pending_link_nonce = ""
+    seat.save(update_fields=["link_nonce", "pending_link_nonce"])
 
 
 def replay_url(game: Game) -> str:

@@ -121,6 +121,10 @@ class Seat(models.Model):
     )
     # Part of every signed link to this seat; replacing it revokes all old links.
     link_nonce = models.CharField(max_length=32, default=new_link_nonce)
+    # The nonce of a fresh link mailed on request. It opens the seat beside the current
+    # one and replaces it at the first POST through it: asking for a fresh link (which
+    # anyone who knows the address can do) never kills the player's links by itself.
+    pending_link_nonce = models.CharField(max_length=32, blank=True, default="")
     joined_at = models.DateTimeField(
         null=True, blank=True, help_text="When the player took the seat; empty while invited."
     )

@@ -7,6 +7,8 @@ so that the two can never disagree about what a game's columns should hold.
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db.models import Q
+
 from games.models import Event, Game
 
 # Events of a seat's clock (vacations), recorded by games.services. They start no turn.
@@ -29,7 +31,13 @@ def project(game: Game, state: Any, last_event: Event) -> dict[str, Any]:
         status = Game.Status.ACTIVE
     seat_to_move = state.seat_to_move
     deadline = None
-    if seat_to_move is not None and game.time_per_move is not None:
+    if seat_to_move is not None and _bot_plays(game, seat_to_move):
+        # A bot's turn is due at once, with or without a time per move: the bot task
+        # queued after the commit normally plays it within a second, and the minute scan
+        # plays it if that task was never queued (a broker that blinked), so no game
+        # waits for a lost task.
+        deadline = last_event.created_at
+    elif seat_to_move is not None and game.time_per_move is not None:
         deadline = _deadline(game, seat_to_move, last_event)
     return {
         "status": status.value,
@@ -45,15 +53,11 @@ def project(game: Game, state: Any, last_event: Event) -> dict[str, Any]:
 def _deadline(game: Game, seat_to_move: int, last_event: Event):
     """When the player to move must have moved, or None if their clock is stopped.
 
-    - A seat a bot keeps after too many timeouts is due at once: the next deadline scan
-      has the bot play it.
     - After a timeout in a game that waits, the clock stays stopped until they move.
     - While the player is on vacation (a clock_paused event of their seat with no
       clock_resumed after it), the clock is stopped; afterwards the deadline is later by
       the time it was paused during this turn.
     """
-    if game.pk and game.seats.filter(position=seat_to_move, autopilot=True).exists():
-        return last_event.created_at
     turn_start = last_event
     if game.pk and last_event.type in CLOCK_EVENTS:
         # Another seat's vacation, or this seat's, does not start a new turn.
@@ -71,6 +75,13 @@ def _deadline(game: Game, seat_to_move: int, last_event: Event):
         if paused is None:
             return None
     return turn_start.created_at + game.time_per_move + paused
+
+
+def _bot_plays(game: Game, position: int) -> bool:
+    """Whether a bot plays the seat: a bot's own seat, or one it keeps after timeouts."""
+    if not game.pk:
+        return False
+    return game.seats.filter(position=position).filter(Q(is_bot=True) | Q(autopilot=True)).exists()
 
 
 def paused_time(game: Game, position: int, *, since: datetime, upto: int) -> timedelta | None:

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import rules
-from games.links import rotate_link
+from games.links import rotate_link, start_fresh_link
 from games.models import Event, Game, Seat, default_reminder_hours
 from games.projection import CLOCK_EVENTS, project
 from games.random_deal import deal_round
@@ -44,6 +44,9 @@ class SeatSpec:
     bot_level: str = ""
     # False for an invited player, who takes the seat by following their link.
     joined: bool = True
+    # False for an invited player who gets no invitation now (their address is over its
+    # invitation limits): the creator reminds them later or gives the seat to another.
+    invite: bool = True
 
 
 @dataclass(frozen=True)
@@ -194,7 +197,11 @@ def _record(game: Game, state, events: list[dict]) -> list[Event]:
         setattr(game, name, value)
     game.save(update_fields=list(projection))
     events_recorded.send(sender=Game, game=game, state=state, events=rows)
-    transaction.on_commit(lambda: events_appended.send(sender=Game, game=game, events=rows))
+    # robust: what follows a commit (queueing a bot's turn, ...) never undoes it nor turns
+    # it into an error page; the minute scans pick up whatever could not be queued.
+    transaction.on_commit(
+        lambda: events_appended.send(sender=Game, game=game, events=rows), robust=True
+    )
     return rows
 
 
@@ -215,7 +222,8 @@ def open_game(settings: GameSettings, seats: Sequence[SeatSpec], created_by=None
         game.save(update_fields=["title", "on_timeout", "bot_takeover_after", "reminder_hours"])
         invited = list(game.seats.filter(joined_at__isnull=True, is_bot=False))
         for seat in invited:
-            _invite(seat)
+            if seats[seat.position].invite:
+                _invite(seat)
         if settings.start_now or not invited:
             game = start_game(game)
     return game
@@ -261,9 +269,9 @@ def replace_invited(seat: Seat, name: str, email: str) -> Seat:
     return seat
 
 
-def _invite(seat: Seat, *, reminder: bool = False) -> None:
+def _invite(seat: Seat, *, reminder: bool = False, fresh_link: bool = False) -> None:
     # The notifications app listens and writes the email, in this transaction.
-    seat_invited.send(sender=Seat, seat=seat, reminder=reminder)
+    seat_invited.send(sender=Seat, seat=seat, reminder=reminder, fresh_link=fresh_link)
 
 
 def claim_seats(user: User) -> int:
@@ -273,16 +281,19 @@ def claim_seats(user: User) -> int:
 
 
 def send_fresh_link(seat: Seat, address: str) -> bool:
-    """Rotate ``seat``'s link and mail the new one, if ``address`` is the seat's.
+    """Mail a fresh link to ``seat``'s address, if ``address`` is the seat's.
 
-    Returns whether it did; callers must not tell the visitor (that would reveal who
-    plays in the game).
+    The older links keep working until the fresh one is first used by a POST (see
+    games.links): whoever asks cannot revoke the player's links. Asking again mails the
+    same fresh link again. Returns whether it mailed; callers must not tell the visitor
+    (that would reveal who plays in the game).
     """
     if seat.is_bot or not seat.email or seat.email.lower() != address.strip().lower():
         return False
     with transaction.atomic():
-        rotate_link(seat)
-        _invite(seat)
+        seat = Seat.objects.select_for_update().get(pk=seat.pk)
+        start_fresh_link(seat)
+        _invite(seat, fresh_link=True)
     return True
 
 

@@ -13,5 +13,6 @@ events_recorded = Signal()
 events_appended = Signal()
 
 # Sent inside the transaction that invites a player to a seat, or mails a seat a fresh
-# link, with ``seat`` and ``reminder`` (True when it repeats an invitation not yet taken).
+# link, with ``seat``, ``reminder`` (True when it repeats an invitation not yet taken) and
+# ``fresh_link`` (True when the email carries the seat's pending fresh link).
 seat_invited = Signal()

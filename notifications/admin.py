@@ -17,13 +17,21 @@ class MessageAdmin(admin.ModelAdmin):
     def has_add_permission(self, request) -> bool:
         return False
 
-    @admin.action(description="Send again (only after checking the provider did not send it)")
+    @admin.action(description="Send again (an email that was being sent may arrive twice)")
     def send_again(self, request, queryset):
-        # Rows stuck in "sending" may have reached the provider before their worker died;
+        # Rows stuck in "sending" may have reached the server before their worker died;
         # only an operator who has looked at the provider's log can tell.
+        was_sending = queryset.filter(status=Message.Status.SENDING).count()
         ids = outbox.requeue(queryset.values_list("pk", flat=True))
         tasks.deliver_after_commit(ids)
         self.message_user(request, f"{len(ids)} email(s) queued again.", messages.SUCCESS)
+        if was_sending:
+            self.message_user(
+                request,
+                f'{was_sending} of them had been left "being sent": the server may '
+                "already have delivered them, so their recipients may get them twice.",
+                messages.WARNING,
+            )
 
 
 @admin.register(Suppression)

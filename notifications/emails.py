@@ -14,10 +14,12 @@ from django.core import signing
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import normalize_email
+from accounts.text import one_line
 from games import narration, rules
-from games.links import replay_url, seat_url
+from games.links import fresh_seat_url, replay_url, seat_url
 from notifications import outbox
 from notifications.models import Message, Suppression
 
@@ -47,15 +49,20 @@ def address_for_token(token: str, salt: str) -> str:
     return signing.loads(token, salt=salt)
 
 
-def invitation(seat, *, reminder: bool = False) -> Message | None:
+def invitation(seat, *, reminder: bool = False, fresh_link: bool = False) -> Message | None:
     """Invite ``seat``'s player to their game, or send them a fresh link to their seat.
 
-    Sent once per link (a rotated link sends again); a reminder at most once a day.
+    Sent once per link (a rotated link sends again); a reminder at most once a day; a
+    fresh link each time it is asked for (the rate limits of the asking page bound it).
     """
     game = seat.game
     event = f"link-{seat.link_nonce}"
+    url = seat_url(seat)
     if reminder:
         event += f"-reminder-{date.today().isoformat()}"
+    if fresh_link:
+        event = f"fresh-{seat.pending_link_nonce}-{timezone.now():%Y%m%d%H%M%S%f}"
+        url = fresh_seat_url(seat)
     inviter = game.created_by.get_full_name() if game.created_by else ""
     others = [s.name for s in game.seats.order_by("position") if s.pk != seat.pk]
     if seat.joined_at is None:
@@ -76,7 +83,7 @@ def invitation(seat, *, reminder: bool = False) -> Message | None:
             "others": others,
             "reminder": reminder,
             "joined": seat.joined_at is not None,
-            "seat_url": seat_url(seat),
+            "seat_url": url,
             "time_per_move": game.time_per_move,
         },
     )
@@ -136,7 +143,8 @@ def _write(
     stopped = Suppression.stops(address, kind)
     fields = {
         "seat": seat,
-        "subject": subject[:250],
+        # Names and titles go into the subject: never a line break in a header.
+        "subject": one_line(subject)[:250],
         "body_text": text,
         "body_html": html,
         "headers": headers,

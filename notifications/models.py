@@ -41,6 +41,11 @@ class Message(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)
     claimed_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    stuck_reported_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the operator was told this row was left 'being sent' by a worker.",
+    )
     provider_id = models.CharField(max_length=200, blank=True)
     error = models.TextField(blank=True)
 

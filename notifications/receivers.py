@@ -25,8 +25,8 @@ def queue_delivery(sender, instance: Message, created: bool, **kwargs) -> None:
 
 
 @receiver(seat_invited, dispatch_uid="notifications.write_invitation")
-def write_invitation(sender, seat, reminder: bool, **kwargs) -> None:
-    emails.invitation(seat, reminder=reminder)
+def write_invitation(sender, seat, reminder: bool, fresh_link: bool = False, **kwargs) -> None:
+    emails.invitation(seat, reminder=reminder, fresh_link=fresh_link)
 
 
 @receiver(events_recorded, dispatch_uid="notifications.write_game_emails")

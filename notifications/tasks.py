@@ -10,7 +10,16 @@ from django.utils import timezone
 from notifications import digests, outbox, reminders
 
 
-@shared_task(bind=True, max_retries=outbox.MAX_ATTEMPTS, acks_late=True)
+@shared_task(
+    bind=True,
+    max_retries=outbox.MAX_ATTEMPTS,
+    acks_late=True,
+    # A server that never answers must not hold a worker for ever. The soft limit ends
+    # the send as a temporary failure; the hard one kills the worker's process, leaving
+    # the row "sending" for sweep_outbox to report.
+    soft_time_limit=outbox.SEND_SOFT_TIME_LIMIT,
+    time_limit=outbox.SEND_TIME_LIMIT,
+)
 def deliver(self, message_id: int) -> str:
     """Send one outbox row. Running it twice sends it once."""
     try:
@@ -34,12 +43,12 @@ def deliver_after_commit(message_ids: Iterable[int]) -> None:
 
 @shared_task
 def sweep_outbox(now: str | None = None) -> dict[str, int]:
-    """Queue again the rows whose task was lost; report rows stuck mid-send."""
+    """Queue again the rows whose task was lost; tell the operator of rows stuck mid-send."""
     moment = datetime.fromisoformat(now) if now else timezone.now()
     lost = outbox.lost_rows(moment)
     for pk in lost:
         deliver.delay(pk)
-    return {"requeued": len(lost), "stuck": outbox.count_stuck(moment)}
+    return {"requeued": len(lost), "stuck": outbox.report_stuck(moment)}
 
 
 @shared_task

@@ -1,14 +1,17 @@
 """Pages about email and time: one-click unsubscribe, turning mail back on, vacations,
 the local mailbox."""
 
+from csp.decorators import csp_replace
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import Resolver404, resolve
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -37,6 +40,22 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     return render(
         request, "notifications/unsubscribe.html", {"address": address, "stopped": stopped}
     )
+
+
+@csrf_exempt  # providers send no CSRF token: their shared secret and signature secure it
+def provider_webhook(request: HttpRequest, esp: str, rest: str) -> HttpResponse:
+    """The configured provider's anymail webhook (tracking, inbound); 404 for any other.
+
+    Mounting all of anymail.urls would let anyone post to a provider we do not use,
+    whose webhook knows none of our secrets.
+    """
+    if not settings.ANYMAIL_ESP or esp != settings.ANYMAIL_ESP:
+        raise Http404("No webhook for that provider here.")
+    try:
+        match = resolve(f"/{esp}/{rest}", urlconf="anymail.urls")
+    except Resolver404:
+        raise Http404("No such webhook.") from None
+    return match.func(request, *match.args, **match.kwargs)
 
 
 @require_POST
@@ -70,6 +89,19 @@ def mailbox(request: HttpRequest) -> HttpResponse:
     return render(request, "notifications/mailbox.html", {"messages_list": rows})
 
 
+@never_cache  # emails show a player's hand
+# An email's HTML part (in a sandboxed srcdoc frame, which inherits this page's policy)
+# carries the inline styles email clients need: this page alone allows inline styles, and
+# no script at all.
+@csp_replace(
+    {
+        "default-src": ["'none'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "script-src": ["'none'"],
+        "form-action": ["'none'"],
+    }
+)
 def mailbox_message(request: HttpRequest, pk: int) -> HttpResponse:
     _debug_only()
     message = get_object_or_404(Message, pk=pk)

@@ -193,3 +193,110 @@ LOGGING = {
     # email in the server's output, and its repr may hold a task's arguments.
     "loggers": {"celery.app.trace": {"level": "WARNING"}},
 }
+
+# --- Faults, floods and hostile input (issue 13) -----------------------------------------
+# Kept together here so that the other settings' owners can tell these apart.
+
+# A mail server that takes the connection and never answers must not hold a worker: every
+# SMTP step gives up after this many seconds (anymail's HTTP calls have their own,
+# ANYMAIL_REQUESTS_TIMEOUT). The delivery task also has time limits (notifications/tasks.py).
+EMAIL_TIMEOUT = int(os.getenv("EMAIL_TIMEOUT", "30"))
+
+# Rate limits on everything that sends email (pbem/ratelimits.py, django-ratelimit). They
+# count in a cache alias of their own, shared by every web process: Redis in production
+# (RATELIMIT_REDIS_URL, else the broker's Redis), else a file cache under var/ that the
+# processes of one machine share. (django_ratelimit is not in INSTALLED_APPS: its system
+# check refuses any cache but memcached and Redis, and the local file cache may let a
+# burst of simultaneous requests slip one or two past a limit, which is fine locally.)
+RATELIMIT_REDIS_URL = os.getenv("RATELIMIT_REDIS_URL") or (
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else ""
+)
+if PRODUCTION and not RATELIMIT_REDIS_URL:
+    raise ImproperlyConfigured(
+        "Production needs Redis for its rate limits: a redis:// CELERY_BROKER_URL, or "
+        "RATELIMIT_REDIS_URL"
+    )
+CACHES = {
+    # Whatever the other caches are (Django's default when none is set above).
+    **globals().get(
+        "CACHES", {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    ),
+    "ratelimit": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": RATELIMIT_REDIS_URL,
+            "KEY_PREFIX": "railmail-ratelimit",
+        }
+        if RATELIMIT_REDIS_URL
+        else {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(BASE_DIR / "var" / "ratelimit"),
+        }
+    ),
+}
+RATELIMIT_USE_CACHE = "ratelimit"
+# The database being down answers a friendly 503 with Retry-After (pbem/middleware.py).
+MIDDLEWARE += ["pbem.middleware.DatabaseUnavailableMiddleware"]
+
+# A request over a limit gets a clear page (429) rather than django-ratelimit's 403.
+MIDDLEWARE += ["django_ratelimit.middleware.RatelimitMiddleware"]
+RATELIMIT_VIEW = "pbem.views.rate_limited"
+# The request.META key holding the client's address, set by the trusted reverse proxy
+# (e.g. HTTP_X_REAL_IP or HTTP_X_FORWARDED_FOR; see deploy/README.md). REMOTE_ADDR when
+# the web processes face the clients themselves.
+RAILMAIL_CLIENT_IP_HEADER = os.getenv("RAILMAIL_CLIENT_IP_HEADER", "REMOTE_ADDR")
+
+# The provider's webhook stops mail to an address: in production it must be authenticated.
+# Only the configured provider's webhooks are mounted (notifications/urls.py); each needs
+# ANYMAIL_WEBHOOK_SECRET (basic auth), and where anymail checks the provider's own
+# signature, the provider's signing key as well.
+WEBHOOK_SIGNING_KEYS = {
+    "mailersend": "MAILERSEND_SIGNING_SECRET",
+    "mailgun": "MAILGUN_WEBHOOK_SIGNING_KEY",
+    "mailtrap": "MAILTRAP_SIGNING_SECRET",
+    "mandrill": "MANDRILL_WEBHOOK_KEY",
+    "postal": "POSTAL_WEBHOOK_KEY",
+    "resend": "RESEND_SIGNING_SECRET",
+}
+if PRODUCTION and ANYMAIL_ESP:
+    if not ANYMAIL.get("WEBHOOK_SECRET"):
+        raise ImproperlyConfigured(
+            "Production needs ANYMAIL_WEBHOOK_SECRET (user:password) for the provider's "
+            "webhook, which can stop mail to any address"
+        )
+    _signing_key = WEBHOOK_SIGNING_KEYS.get(ANYMAIL_ESP)
+    if _signing_key and not ANYMAIL.get(_signing_key):
+        raise ImproperlyConfigured(
+            f"Production needs ANYMAIL_{_signing_key}: anymail checks {ANYMAIL_ESP}'s "
+            "webhook signatures with it"
+        )
+
+# Content-Security-Policy on every page (django-csp): scripts and styles only from our own
+# static files, never inline. The local mailbox's email view has a policy of its own
+# (notifications/views.py).
+MIDDLEWARE += ["csp.middleware.CSPMiddleware"]
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+    }
+}
+
+# The embedded default takes concurrent requests: SQLite in WAL mode (readers never wait
+# for the writer), every transaction taking the write lock when it begins (so two never
+# deadlock upgrading a read lock, which SQLite answers at once with "database is locked"),
+# and a writer waiting up to "timeout" seconds for the lock instead of failing.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        }
+    )

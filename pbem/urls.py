@@ -16,3 +16,6 @@ urlpatterns = [
 if settings.RAILMAIL_BENCHMARK:
     # The floor of benchmarks/bench_web.py: the least a view can do behind our middleware.
     urlpatterns.append(path("bench/ok/", lambda request: HttpResponse("ok"), name="bench_ok"))
+
+# A database error outside any view (in a middleware) still gets the friendly 503 page.
+handler500 = "pbem.views.server_error"

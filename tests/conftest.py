@@ -1,3 +1,5 @@
+import uuid
+
 import pytest
 from django.conf import settings
 from django.core import mail
@@ -42,6 +44,13 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "postgres" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def rate_limits_of_its_own(settings):
+    """Each test counts its rate limits under keys of its own: the cache is shared by the
+    parallel test processes (a file cache, or Redis), which must not trip each other."""
+    settings.RATELIMIT_CACHE_PREFIX = f"rl:test-{uuid.uuid4().hex}:"
 
 
 @pytest.fixture

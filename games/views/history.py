@@ -13,6 +13,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.http import content_disposition_header
 
 from games import board, finished_games, links, replay_page
@@ -110,7 +111,11 @@ def _replay(
         "error": error,
         "seat": seat,
     }
-    return render(request, "games/replay.html", context, status=status)
+    response = render(request, "games/replay.html", context, status=status)
+    if game.status != Game.Status.FINISHED and seat is not None:
+        # A running game's replay shows the viewer's hand: no copy in any cache.
+        add_never_cache_headers(response)
+    return response
 
 
 def _record(game: Game, seat: Seat | None) -> HttpResponse:
@@ -122,5 +127,5 @@ def _record(game: Game, seat: Seat | None) -> HttpResponse:
     )
     if game.status != Game.Status.FINISHED:
         # A running game's record changes with every move and holds one player's hand.
-        response["Cache-Control"] = "private, no-store"
+        add_never_cache_headers(response)
     return response

@@ -7,6 +7,7 @@ CSRF token, and a move carries the game version the player saw.
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import rules, services
@@ -15,9 +16,11 @@ from games.forms import EmailForm, MoveForm
 from games.links import seat_path
 from games.models import Game, Seat
 from games.views.seat_link import seat_link
+from pbem import ratelimits
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@never_cache  # the board page shows the player's hand
 @seat_link
 def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
     """A seat's board page; a POST plays the seat's move."""
@@ -77,9 +80,10 @@ def join(request: HttpRequest, seat: Seat) -> HttpResponse:
 
 
 @require_POST
+@ratelimits.per_client("fresh-link-client")
 @seat_link(revoked_too=True)
 def fresh_link(request: HttpRequest, seat: Seat) -> HttpResponse:
-    """Mail a new link to the seat's address (and kill every older one).
+    """Mail a fresh link to the seat's address; older links die when it is first used.
 
     Works from a revoked link too. The answer is the same whether or not the address
     was the seat's, so nobody learns who plays where.
@@ -93,5 +97,11 @@ def fresh_link(request: HttpRequest, seat: Seat) -> HttpResponse:
             {"reason": "revoked", "form": form, "token": request.resolver_match.kwargs["token"]},
             status=400,
         )
+    # Counted whether or not the address is the seat's: guesses count too.
+    ratelimits.check(
+        request,
+        ("fresh-link-seat", str(seat.pk)),
+        ("fresh-link-address", form.cleaned_data["email"].lower()),
+    )
     services.send_fresh_link(seat, form.cleaned_data["email"])
     return render(request, "games/fresh_link_sent.html", {"email": form.cleaned_data["email"]})

@@ -22,7 +22,8 @@ def seat_link(view: Callable | None = None, *, revoked_too: bool = False):
         @wraps(view)
         def wrapper(request: HttpRequest, token: str, *args, **kwargs) -> HttpResponse:
             try:
-                seat = seat_for_token(token)
+                # A POST through a fresh link makes it the seat's current link.
+                seat = seat_for_token(token, use=request.method == "POST")
             except BadLink as exc:
                 if not (revoked_too and exc.seat is not None):
                     return bad_link(request, token, exc)

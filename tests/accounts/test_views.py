@@ -197,7 +197,12 @@ class TestPreferences:
 
     @pytest.mark.parametrize(
         ("field", "value"),
-        [("timezone", "Mars/Olympus_Mons"), ("email_mode", "hourly"), ("name", "x" * 101)],
+        [
+            ("timezone", "Mars/Olympus_Mons"),
+            ("email_mode", "hourly"),
+            ("name", "x" * 101),
+            ("name", "Ada\nBcc: x@example.org"),
+        ],
     )
     def test_bad_input_is_refused_and_changes_nothing(self, client, field, value):
         user = UserFactory(name="Ada")

@@ -85,3 +85,44 @@ def test_a_signed_but_malformed_payload_is_refused(payload):
 
 def test_bad_link_is_a_bad_signature():
     assert issubclass(BadLink, signing.BadSignature)
+
+
+def test_a_fresh_link_works_beside_the_old_one_until_it_is_used():
+    game = GameFactory()
+    seat, other = game.seats.all()[:2]
+    old = token_of(seat)
+    links.start_fresh_link(seat)
+    fresh = links.fresh_seat_url(seat).strip("/").split("/")[-1]
+    assert fresh != old
+    # Opening either changes nothing.
+    assert seat_for_token(fresh) == seat
+    assert seat_for_token(old) == seat
+    # Asking again keeps the same fresh link.
+    links.start_fresh_link(seat)
+    assert links.fresh_seat_url(seat).strip("/").split("/")[-1] == fresh
+    # Used (a POST through it), it becomes the seat's link and the old one dies.
+    assert seat_for_token(fresh, use=True) == seat
+    with pytest.raises(BadLink) as caught:
+        seat_for_token(old)
+    assert caught.value.reason == "revoked"
+    seat.refresh_from_db()
+    assert token_of(seat) == fresh and seat.pending_link_nonce == ""
+    assert seat_for_token(token_of(other)) == other
+
+
+def test_using_the_old_link_keeps_the_fresh_one_pending():
+    seat = GameFactory().seats.first()
+    old = token_of(seat)
+    links.start_fresh_link(seat)
+    fresh = links.fresh_seat_url(seat).strip("/").split("/")[-1]
+    assert seat_for_token(old, use=True) == seat
+    assert seat_for_token(fresh) == seat and seat_for_token(old) == seat
+
+
+def test_handing_a_seat_on_kills_its_fresh_link_too():
+    seat = GameFactory().seats.first()
+    links.start_fresh_link(seat)
+    fresh = links.fresh_seat_url(seat).strip("/").split("/")[-1]
+    rotate_link(seat)
+    with pytest.raises(BadLink):
+        seat_for_token(fresh, use=True)

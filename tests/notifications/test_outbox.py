@@ -1,3 +1,4 @@
+import smtplib
 from datetime import timedelta
 
 import pytest
@@ -53,8 +54,8 @@ def test_a_worker_that_dies_mid_send_leaves_the_row_for_an_operator():
         status=Message.Status.SENDING, claimed_at=timezone.now() - timedelta(hours=1)
     )
     assert tasks.deliver.delay(message.pk).get() == "not pending"
-    report = tasks.sweep_outbox()
-    assert report == {"requeued": 0, "stuck": 1}
+    later = timezone.now() + outbox.STUCK_AFTER
+    assert tasks.sweep_outbox(later.isoformat()) == {"requeued": 0, "stuck": 1}
     assert mail.outbox == []
     message.refresh_from_db()
     assert message.status == Message.Status.SENDING
@@ -140,3 +141,125 @@ def test_backoff_doubles_up_to_four_hours():
         240,
         240,
     ]
+
+
+# Issue 13: nothing is left "sending" by an exception; the operator hears of failures.
+
+
+@pytest.fixture
+def admins(settings):
+    settings.ADMINS = [("Ops", "ops@example.org")]
+    return "ops@example.org"
+
+
+def to_operator() -> list:
+    return [m for m in mail.outbox if m.to == ["ops@example.org"]]
+
+
+def test_a_message_that_cannot_be_built_fails_with_the_reason_and_the_operator_is_told(admins):
+    message = pending_message()
+    # A header Django refuses to build (a line break), as a row written before names
+    # were checked might hold.
+    Message.objects.filter(pk=message.pk).update(headers={"List-Id": "a\nBcc: x@evil.example"})
+    result = outbox.deliver(message.pk)
+    assert result.status == Message.Status.FAILED
+    assert "BadHeaderError" in result.error
+    assert [m.subject for m in to_operator()] == [
+        f"[Django] Email {message.pk} failed: login_link to ada@example.org"
+    ]
+    assert "BadHeaderError" in to_operator()[0].body
+    assert outbox.deliver(message.pk) is None  # not retried
+
+
+def test_a_line_break_in_a_game_title_or_name_never_reaches_a_subject():
+    from games.models import Game, Seat
+    from tests.factories import GameFactory
+
+    game = GameFactory()
+    Game.objects.filter(pk=game.pk).update(title="Friday\r\nBcc: all@example.org")
+    Seat.objects.filter(game=game).update(name="Eve\nBcc: x@example.org")
+    game.refresh_from_db()
+    seat = game.seats.first()
+    row = emails.invitation(seat, reminder=True)
+    assert "\n" not in row.subject and "\r" not in row.subject
+    assert row.subject.endswith("Friday Bcc: all@example.org")
+    assert outbox.deliver(row.pk).status == Message.Status.SENT
+    assert mail.outbox[-1].subject == row.subject
+
+
+def test_a_subject_with_a_line_break_in_an_old_row_is_sent_on_one_line():
+    message = pending_message()
+    Message.objects.filter(pk=message.pk).update(subject="Sign in\nBcc: x@example.org")
+    assert outbox.deliver(message.pk).status == Message.Status.SENT
+    assert mail.outbox[-1].subject == "Sign in Bcc: x@example.org"
+
+
+def test_a_row_stuck_in_sending_is_reported_to_the_operator_once(admins):
+    message = pending_message()
+    claimed = timezone.now() - outbox.STUCK_AFTER - timedelta(seconds=1)
+    Message.objects.filter(pk=message.pk).update(
+        status=Message.Status.SENDING, claimed_at=claimed, attempts=1
+    )
+    assert tasks.sweep_outbox() == {"requeued": 0, "stuck": 1}
+    [report] = to_operator()
+    assert report.subject == "[Django] 1 email(s) stuck while being sent"
+    assert f"row {message.pk}: login_link to ada@example.org" in report.body
+    assert "may send a duplicate" in report.body
+    # Told once: the next sweeps count it but do not mail again.
+    assert tasks.sweep_outbox() == {"requeued": 0, "stuck": 1}
+    assert len(to_operator()) == 1
+    message.refresh_from_db()
+    assert message.status == Message.Status.SENDING  # never resent blindly
+
+
+def test_a_row_not_yet_past_the_hard_time_limit_is_not_reported(admins):
+    message = pending_message()
+    Message.objects.filter(pk=message.pk).update(
+        status=Message.Status.SENDING, claimed_at=timezone.now()
+    )
+    assert tasks.sweep_outbox() == {"requeued": 0, "stuck": 0}
+    assert to_operator() == []
+    assert outbox.STUCK_AFTER.total_seconds() > tasks.deliver.time_limit
+    assert tasks.deliver.soft_time_limit < tasks.deliver.time_limit
+
+
+def test_the_admin_says_plainly_that_sending_again_may_duplicate(
+    staff_client, django_capture_on_commit_callbacks
+):
+    message = pending_message()
+    Message.objects.filter(pk=message.pk).update(status=Message.Status.SENDING)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = staff_client.post(
+            reverse("admin:notifications_message_changelist"),
+            {"action": "send_again", "_selected_action": [message.pk]},
+            follow=True,
+        )
+    page = response.content.decode()
+    assert "may already have delivered them" in page and "twice" in page
+    assert (
+        "may arrive twice"
+        in staff_client.get(reverse("admin:notifications_message_changelist")).content.decode()
+    )
+
+
+@pytest.mark.parametrize(
+    ("error", "temporary"),
+    [
+        (smtplib.SMTPDataError(554, b"rejected"), False),
+        (smtplib.SMTPDataError(451, b"later"), True),
+        (smtplib.SMTPSenderRefused(550, b"no", "a@b"), False),
+        (smtplib.SMTPRecipientsRefused({"a@b": (550, b"no")}), False),
+        (smtplib.SMTPRecipientsRefused({"a@b": (452, b"full")}), True),
+        (smtplib.SMTPServerDisconnected("gone"), True),
+        (TimeoutError("timed out"), True),
+        (ConnectionRefusedError(111, "refused"), True),
+        (AnymailAPIError("busy", status_code=429), True),
+        (AnymailAPIError("down", status_code=502), True),
+        (AnymailAPIError("bad", status_code=422), False),
+        (AnymailAPIError("no answer"), True),
+        (AnymailRecipientsRefused("no"), False),
+        (ValueError("cannot build"), False),
+    ],
+)
+def test_permanent_and_temporary_failures_are_told_apart(error, temporary):
+    assert outbox.is_temporary(error) is temporary

@@ -15,6 +15,7 @@ URL = "/mail/anymail/postmark/tracking/"
 
 @pytest.fixture(autouse=True)
 def webhook_secret(settings):
+    settings.ANYMAIL_ESP = "postmark"
     settings.ANYMAIL = {"WEBHOOK_SECRET": "railmail:s3cret"}
 
 
@@ -71,3 +72,79 @@ def test_a_temporary_delivery_problem_does_not_stop_mail():
 def test_the_webhook_refuses_a_wrong_secret():
     assert post(bounce(), secret="railmail:guess").status_code in (400, 403)
     assert not Suppression.objects.exists()
+
+
+# Issue 13: only the configured provider's webhooks, each authenticated.
+
+
+def test_another_providers_webhook_is_not_mounted():
+    for url in ["/mail/anymail/mailgun/tracking/", "/mail/anymail/sendgrid/tracking/"]:
+        response = Client().post(url, json.dumps(bounce()), content_type="application/json")
+        assert response.status_code == 404
+    assert not Suppression.objects.exists()
+
+
+def test_no_webhook_is_mounted_without_a_provider(settings):
+    settings.ANYMAIL_ESP = ""
+    assert post(bounce()).status_code == 404
+    assert not Suppression.objects.exists()
+
+
+def test_the_webhook_refuses_a_request_without_credentials():
+    response = Client().post(URL, json.dumps(bounce()), content_type="application/json")
+    assert response.status_code in (400, 403)
+    assert not Suppression.objects.exists()
+
+
+MAILGUN_URL = "/mail/anymail/mailgun/tracking/"
+
+
+def mailgun_event(signing_key: str) -> dict:
+    """A Mailgun "failed" (permanent) event, signed as Mailgun signs it."""
+    import hashlib
+    import hmac
+
+    timestamp, token = "1763719200", "a8ce0edb2dd8301dee6c2405235584e45aa91d1e9f979f3de0"
+    signature = hmac.new(
+        signing_key.encode(), f"{timestamp}{token}".encode(), hashlib.sha256
+    ).hexdigest()
+    return {
+        "signature": {"timestamp": timestamp, "token": token, "signature": signature},
+        "event-data": {
+            "event": "failed",
+            "severity": "permanent",
+            "timestamp": 1763719200.0,
+            "id": "G9Bn5sl1TC6nu79C8C0bwg",
+            "recipient": "seat0@example.com",
+            "reason": "bounce",
+            "delivery-status": {"code": 550, "message": "No such mailbox", "description": ""},
+            "message": {"headers": {"message-id": "20251121.1@railmail.example.org"}},
+        },
+    }
+
+
+@pytest.fixture
+def mailgun(settings):
+    settings.ANYMAIL_ESP = "mailgun"
+    settings.ANYMAIL = {
+        "WEBHOOK_SECRET": "railmail:s3cret",
+        "MAILGUN_WEBHOOK_SIGNING_KEY": "the-signing-key",
+    }
+
+
+def post_mailgun(payload: dict):
+    auth = base64.b64encode(b"railmail:s3cret").decode()
+    return Client().post(
+        MAILGUN_URL,
+        json.dumps(payload),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Basic {auth}",
+    )
+
+
+def test_the_providers_own_signature_is_checked(mailgun):
+    # The right basic-auth secret, but a signature made with another key: refused.
+    assert post_mailgun(mailgun_event("a-guessed-key")).status_code in (400, 403)
+    assert not Suppression.objects.exists()
+    assert post_mailgun(mailgun_event("the-signing-key")).status_code == 200
+    assert Suppression.objects.get().address == "seat0@example.com"

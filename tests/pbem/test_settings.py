@@ -36,6 +36,8 @@ PRODUCTION = {
     "CELERY_BROKER_URL": "redis://cache.internal:6379/0",
     "ANYMAIL_ESP": "mailgun",
     "ANYMAIL_MAILGUN_API_KEY": "key-123",
+    "ANYMAIL_WEBHOOK_SECRET": "railmail:s3cret",
+    "ANYMAIL_MAILGUN_WEBHOOK_SIGNING_KEY": "signing-key-123",
 }
 
 
@@ -76,7 +78,11 @@ def test_production_reads_everything_from_the_environment():
     assert shown["EAGER"] is False
     assert shown["BROKER"] == "redis://cache.internal:6379/0"
     assert shown["EMAIL_BACKEND"] == "anymail.backends.mailgun.EmailBackend"
-    assert shown["ANYMAIL"] == {"MAILGUN_API_KEY": "key-123"}
+    assert shown["ANYMAIL"] == {
+        "MAILGUN_API_KEY": "key-123",
+        "WEBHOOK_SECRET": "railmail:s3cret",
+        "MAILGUN_WEBHOOK_SIGNING_KEY": "signing-key-123",
+    }
     assert shown["ALLOWED_HOSTS"] == ["railmail.example.org"]
     assert shown["SECURE_COOKIES"] is True
     assert shown["HSTS"] > 0
@@ -90,6 +96,9 @@ def test_production_reads_everything_from_the_environment():
         ({"SECRET_KEY": "railmail-local-development-key-not-for-production"}, "SECRET_KEY"),
         ({"SITE_URL": None}, "SITE_URL"),
         ({"ANYMAIL_ESP": None}, "ANYMAIL_ESP"),
+        ({"ANYMAIL_WEBHOOK_SECRET": None}, "ANYMAIL_WEBHOOK_SECRET"),
+        ({"ANYMAIL_MAILGUN_WEBHOOK_SIGNING_KEY": None}, "ANYMAIL_MAILGUN_WEBHOOK_SIGNING_KEY"),
+        ({"CELERY_BROKER_URL": None}, "RATELIMIT_REDIS_URL"),
         ({"RAILMAIL_ENV": "prod"}, "RAILMAIL_ENV"),
     ],
 )
@@ -99,3 +108,15 @@ def test_production_refuses_to_start_without_what_it_cannot_guess(change, compla
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
     assert complaint in result.stderr
+
+
+def test_smtp_gives_up_on_a_silent_server_by_default():
+    check = subprocess.run(
+        [sys.executable, "-c", "from django.conf import settings; print(settings.EMAIL_TIMEOUT)"],
+        env={"PATH": os.environ["PATH"], "DJANGO_SETTINGS_MODULE": "pbem.settings"},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert check.stdout.strip() == "30", check.stderr

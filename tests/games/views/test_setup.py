@@ -4,7 +4,7 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from games.links import seat_path, seat_url
+from games.links import seat_for_token, seat_path, seat_url
 from games.models import Game
 from notifications.models import Message
 from tests.factories import UserFactory
@@ -73,7 +73,10 @@ def test_creating_a_game_invites_the_players(client, creator, django_capture_on_
         "ada@example.com"
     ]
     assert [m.to for m in mail.outbox] == [["ada@example.com"]]
-    assert seat_url(ada) in mail.outbox[0].body
+    # The token carries the second it was signed: compare the seat it opens, not its text.
+    link = re.search(r"https?://\S+/s/([^/\s]+)/", mail.outbox[0].body)
+    assert link and link.group(0).startswith(seat_url(ada).split("/s/")[0])
+    assert seat_for_token(link.group(1)) == ada
 
 
 def test_the_game_starts_when_the_last_invited_player_joins(client, creator):
@@ -161,7 +164,61 @@ def test_a_fresh_link_goes_only_to_the_seats_address(client, creator):
     # The same answer either way: nobody learns who plays in the game.
     assert wrong.status_code == right.status_code == 200
     assert page_text(wrong, "eve@example.com") == page_text(right, "ADA@example.com")
+    # The fresh link is mailed; the old one works until the fresh one is used.
+    assert client.get(old).status_code == 200
+    assert Message.objects.filter(kind="invitation", to="ada@example.com").count() == 2
+    fresh = Message.objects.filter(kind="invitation", to="ada@example.com").latest("pk")
+    fresh_path = re.search(r"/s/[^/\s]+/", fresh.body_text).group(0)
+    assert fresh_path != old
+    assert client.get(fresh_path).status_code == 200
+    assert client.get(old).status_code == 200  # a GET changes nothing
+    # The first POST through the fresh link (joining, here) makes it the seat's link.
+    assert client.post(fresh_path + "join/").status_code == 302
     assert client.get(old).status_code == 403
     ada.refresh_from_db()
-    assert client.get(seat_path(ada)).status_code == 200
-    assert Message.objects.filter(kind="invitation", to="ada@example.com").count() == 2
+    assert seat_path(ada) == fresh_path
+    assert client.get(fresh_path).status_code == 200
+
+
+def test_asking_for_fresh_links_again_and_again_never_revokes_the_players_link(client, creator):
+    client.post(reverse("games:new"), new_game_data(start_when="now"))
+    ada = Game.objects.get().seats.get(name="Ada")
+    old = seat_path(ada)
+    token = old.split("/")[2]
+    for _ in range(3):  # under the rate limits
+        client.post(reverse("games:fresh_link", args=[token]), {"email": "ada@example.com"})
+    assert client.get(old).status_code == 200
+    links = {
+        re.search(r"/s/[^/\s]+/", m.body_text).group(0)
+        for m in Message.objects.filter(kind="invitation", to="ada@example.com")
+    }
+    # The invitation's link and one fresh link, mailed three times.
+    assert len(links) == 2 and old in links
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"title": "Friday\r\nBcc: all@example.org"},
+        {"players-0-name": "Ada\nBcc: all@example.org"},
+    ],
+)
+def test_a_title_or_name_with_a_line_break_is_refused(client, creator, change):
+    response = client.post(reverse("games:new"), new_game_data(**change))
+    assert response.status_code == 200
+    assert "no line breaks" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_a_replacement_name_with_a_line_break_is_refused(client, creator):
+    client.post(reverse("games:new"), new_game_data())
+    game = Game.objects.get()
+    ada = game.seats.get(name="Ada")
+    response = client.post(
+        reverse("games:replace", args=[game.pk, ada.position]),
+        {"name": "Eve\r\nBcc: x@example.org", "email": "eve@example.com"},
+    )
+    assert response.status_code == 400
+    assert "no line breaks" in response.content.decode()
+    ada.refresh_from_db()
+    assert ada.name == "Ada"

@@ -1,0 +1,145 @@
+"""The outbox against real mail servers of the tests' own (tests/mail_servers.py): an SMTP
+server that answers 4xx, 5xx or nothing, and a provider's HTTP API that answers 429, 5xx
+or 4xx. Permanent failures end the row "failed"; temporary ones put it back to pending;
+nothing is left "sending" (issue 13)."""
+
+import time
+
+import pytest
+from django.core import mail
+
+from notifications import emails, outbox
+from notifications.models import Message
+from tests.mail_servers import provider_api, silent_server, smtp_server
+
+# A mail server is a real component: these run in the PostgreSQL pass.
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
+
+
+def pending_message(address="ada@example.org") -> Message:
+    return emails.login_link(address, "https://railmail.example.org/l/token/")
+
+
+@pytest.fixture
+def smtp(settings):
+    """Send through Django's SMTP backend to the port the test gives."""
+
+    def use(port: int) -> None:
+        settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+        settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
+        settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
+        settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
+        settings.EMAIL_TIMEOUT = 1
+
+    return use
+
+
+def status_of(message: Message) -> str:
+    message.refresh_from_db()
+    return message.status
+
+
+def test_an_accepting_server_gets_the_email(smtp):
+    with smtp_server() as (port, server):
+        smtp(port)
+        message = pending_message()
+        assert outbox.deliver(message.pk).status == Message.Status.SENT
+    assert len(server.received) == 1 and "Sign in to" in server.received[0]
+
+
+@pytest.mark.parametrize(
+    "answers",
+    [
+        {"data": "554 5.7.1 Message rejected as spam"},
+        {"mail_from": "550 5.7.1 Sender not allowed"},
+    ],
+)
+def test_a_5xx_answer_fails_the_row_at_once(smtp, settings, answers):
+    settings.ADMINS = [("Ops", "ops@example.org")]
+    with smtp_server(**answers) as (port, server):
+        smtp(port)
+        message = pending_message()
+        result = outbox.deliver(message.pk)
+    assert result.status == Message.Status.FAILED and result.attempts == 1
+    assert answers.popitem()[1].split()[0] in result.error
+    assert server.received == []
+
+
+@pytest.mark.parametrize(
+    "answers",
+    [
+        {"data": "451 4.3.0 Try again later"},
+        {"mail_from": "421 4.7.0 Too many connections"},
+    ],
+)
+def test_a_4xx_answer_is_retried_later(smtp, answers):
+    with smtp_server(**answers) as (port, _server):
+        smtp(port)
+        message = pending_message()
+        with pytest.raises(outbox.TemporaryFailure):
+            outbox.deliver(message.pk)
+    assert status_of(message) == Message.Status.PENDING
+
+
+def test_a_server_that_never_answers_times_out_and_is_retried(smtp):
+    with silent_server() as port:
+        smtp(port)
+        message = pending_message()
+        started = time.monotonic()
+        with pytest.raises(outbox.TemporaryFailure):
+            outbox.deliver(message.pk)
+        # EMAIL_TIMEOUT (1 s here) bounds the wait for the greeting.
+        assert time.monotonic() - started < 10
+    assert status_of(message) == Message.Status.PENDING
+    assert "timed out" in message.error
+
+
+def test_a_server_that_is_not_there_is_retried(smtp):
+    from tests.faults import closed_port
+
+    smtp(closed_port())
+    message = pending_message()
+    with pytest.raises(outbox.TemporaryFailure):
+        outbox.deliver(message.pk)
+    assert status_of(message) == Message.Status.PENDING
+
+
+@pytest.fixture
+def postmark(settings):
+    def use(url: str) -> None:
+        settings.EMAIL_BACKEND = "anymail.backends.postmark.EmailBackend"
+        settings.ANYMAIL = {"POSTMARK_SERVER_TOKEN": "test-token", "POSTMARK_API_URL": url}
+
+    return use
+
+
+@pytest.mark.parametrize("status", [429, 500, 503])
+def test_a_provider_that_is_busy_or_failing_is_retried(postmark, status):
+    with provider_api(status, {"ErrorCode": 100, "Message": "Try later"}) as url:
+        postmark(url)
+        message = pending_message()
+        with pytest.raises(outbox.TemporaryFailure):
+            outbox.deliver(message.pk)
+    assert status_of(message) == Message.Status.PENDING
+    assert str(status) in message.error
+
+
+@pytest.mark.parametrize("status", [401, 422])
+def test_a_provider_that_refuses_the_request_fails_the_row(postmark, settings, status):
+    settings.ADMINS = [("Ops", "ops@example.org")]
+    with provider_api(status, {"ErrorCode": 300, "Message": "Invalid email request"}) as url:
+        postmark(url)
+        message = pending_message()
+        result = outbox.deliver(message.pk)
+    assert result.status == Message.Status.FAILED
+    assert str(status) in result.error
+
+
+def test_a_provider_that_accepts_records_its_message_id(postmark):
+    answer = {"ErrorCode": 0, "Message": "OK", "MessageID": "abc-123", "To": "ada@example.org"}
+    with provider_api(200, answer) as url:
+        postmark(url)
+        message = pending_message()
+        result = outbox.deliver(message.pk)
+    assert result.status == Message.Status.SENT and result.provider_id == "abc-123"
+    assert mail.outbox == []  # went to the provider, not to the test outbox
