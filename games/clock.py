@@ -13,6 +13,8 @@ import logging
 from collections import Counter
 from datetime import datetime
 
+from django.conf import settings
+from django.core.cache import caches
 from django.db import transaction
 
 from accounts.models import User
@@ -25,6 +27,21 @@ log = logging.getLogger(__name__)
 # Games (and vacations) handled per scan, so one scan never runs for long; the rest wait
 # a minute.
 BATCH = 200
+
+
+# Where the minute scan leaves the time it last ran, for the health check (pbem/health.py):
+# a cache every process shares (Redis in production, files under var/ locally).
+LAST_SCAN_KEY = "games.clock.last_scan"
+
+
+def record_scan(now: datetime) -> None:
+    """Note that the minute scan ran at ``now``."""
+    caches[settings.RAILMAIL_SHARED_CACHE].set(LAST_SCAN_KEY, now, timeout=None)
+
+
+def last_scan() -> datetime | None:
+    """When the minute scan last ran, if it ever did."""
+    return caches[settings.RAILMAIL_SHARED_CACHE].get(LAST_SCAN_KEY)
 
 
 def due_game_ids(now: datetime) -> list[int]:

@@ -41,6 +41,7 @@ def scan_clock(now: str | None = None) -> dict[str, int]:
     """Every minute: end and begin vacation pauses, and hand each game whose deadline has
     passed to its own ``apply_deadline`` task. ``now`` (ISO 8601) is for tests."""
     moment = _moment(now)
+    clock.record_scan(timezone.now())
     report = clock.vacations(moment)
     due = clock.due_game_ids(moment)
     for game_id in due:

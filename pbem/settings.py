@@ -67,7 +67,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Health checks answer before anything looks at the host or the scheme (pbem/health.py).
+    "pbem.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Static files, from the app itself (whitenoise), right after the security headers.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -120,6 +124,19 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = Path(os.getenv("STATIC_ROOT", BASE_DIR / "staticfiles"))
+# In production the files are collected (manage.py collectstatic) under hashed names,
+# compressed, and served by whitenoise with far-future cache headers; locally they are
+# served from the apps as they are.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if PRODUCTION
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+# Locally, whitenoise serves the apps' files as they are, found anew on each request.
+WHITENOISE_USE_FINDERS = WHITENOISE_AUTOREFRESH = not PRODUCTION
 
 # Celery. Without a broker, tasks run in-process when they are queued, so a developer
 # needs no Redis; with CELERY_BROKER_URL (redis://host:6379/0) a worker runs them.
@@ -158,12 +175,26 @@ ANYMAIL = {
     for key, value in os.environ.items()
     if key.startswith("ANYMAIL_") and key != "ANYMAIL_ESP"
 }
+# Plain SMTP, for operators without a provider: EMAIL_HOST and the rest (Django's names).
+EMAIL_HOST = os.getenv("EMAIL_HOST", "")
+EMAIL_PORT = int(os.getenv("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.getenv("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.getenv("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", "false")
+EMAIL_USE_SSL = envbool("EMAIL_USE_SSL", "false")
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("Set EMAIL_USE_TLS (STARTTLS, port 587) or EMAIL_USE_SSL, not both")
 if os.getenv("EMAIL_BACKEND"):
     EMAIL_BACKEND = os.environ["EMAIL_BACKEND"]
 elif ANYMAIL_ESP:
     EMAIL_BACKEND = f"anymail.backends.{ANYMAIL_ESP}.EmailBackend"
+elif EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
 elif PRODUCTION:
-    raise ImproperlyConfigured("Production needs ANYMAIL_ESP (or EMAIL_BACKEND) to send email")
+    raise ImproperlyConfigured(
+        "Production needs a way to send email: ANYMAIL_ESP (a provider), EMAIL_HOST (an "
+        "SMTP server) or EMAIL_BACKEND"
+    )
 else:
     EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
 EMAIL_FILE_PATH = Path(os.getenv("EMAIL_FILE_PATH", BASE_DIR / "var" / "mail"))
@@ -180,7 +211,19 @@ if PRODUCTION:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.getenv("SECURE_HSTS_SECONDS", "31536000"))
+    # Off unless asked for: other hosts of the domain may not all speak HTTPS, and HSTS
+    # would lock their users out for a year (this is check --deploy's security.W005).
     SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", "false")
+    # Preloading is a promise to the browsers' lists that the operator makes by hand, at
+    # hstspreload.org, not one a setting should make for them (security.W021).
+    SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", "false")
+    if not SECURE_HSTS_INCLUDE_SUBDOMAINS or not SECURE_HSTS_PRELOAD:
+        SILENCED_SYSTEM_CHECKS = [
+            *(["security.W005"] if not SECURE_HSTS_INCLUDE_SUBDOMAINS else []),
+            *(["security.W021"] if not SECURE_HSTS_PRELOAD else []),
+        ]
+    # Health checks come from load balancers over plain HTTP (pbem/health.py).
+    SECURE_REDIRECT_EXEMPT = [r"^health/"]
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_REFERRER_POLICY = "same-origin"
 
@@ -235,6 +278,14 @@ CACHES = {
     ),
 }
 RATELIMIT_USE_CACHE = "ratelimit"
+# What every process must see alike, such as when the minute scan last ran (for the health
+# check): the same Redis as the rate limits in production, files under var/ locally.
+CACHES["shared"] = {
+    **CACHES["ratelimit"],
+    "KEY_PREFIX": "railmail-shared",
+    **({} if RATELIMIT_REDIS_URL else {"LOCATION": str(BASE_DIR / "var" / "shared")}),
+}
+RAILMAIL_SHARED_CACHE = "shared"
 # The database being down answers a friendly 503 with Retry-After (pbem/middleware.py).
 MIDDLEWARE += ["pbem.middleware.DatabaseUnavailableMiddleware"]
 

@@ -120,3 +120,75 @@ def test_smtp_gives_up_on_a_silent_server_by_default():
         timeout=60,
     )
     assert check.stdout.strip() == "30", check.stderr
+
+
+def test_production_sends_by_plain_smtp_without_a_provider():
+    env = {k: v for k, v in PRODUCTION.items() if not k.startswith("ANYMAIL_")}
+    smtp = {
+        "EMAIL_HOST": "smtp.example.org",
+        "EMAIL_PORT": "465",
+        "EMAIL_HOST_USER": "railmail",
+        "EMAIL_HOST_PASSWORD": "pw",
+        "EMAIL_USE_SSL": "true",
+        "EMAIL_TIMEOUT": "12",
+    }
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import json; from django.conf import settings as s; print(json.dumps([s.EMAIL_BACKEND,"
+            " s.EMAIL_HOST, s.EMAIL_PORT, s.EMAIL_HOST_USER, s.EMAIL_USE_SSL, s.EMAIL_USE_TLS,"
+            " s.EMAIL_TIMEOUT]))",
+        ],
+        env={
+            **{k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG")},
+            "DJANGO_SETTINGS_MODULE": "pbem.settings",
+            **env,
+            **smtp,
+        },
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == [
+        "django.core.mail.backends.smtp.EmailBackend",
+        "smtp.example.org",
+        465,
+        "railmail",
+        True,
+        False,
+        12,
+    ]
+
+
+def test_production_without_any_way_to_send_mail_refuses_to_start():
+    env = {k: v for k, v in PRODUCTION.items() if not k.startswith("ANYMAIL_")}
+    result = load(env)
+    assert result.returncode != 0
+    assert "EMAIL_HOST" in result.stderr and "ANYMAIL_ESP" in result.stderr
+
+
+def test_tls_and_ssl_together_are_refused():
+    result = load({"EMAIL_USE_TLS": "true", "EMAIL_USE_SSL": "true"})
+    assert result.returncode != 0 and "not both" in result.stderr
+
+
+def test_check_deploy_is_clean_in_production():
+    env = {
+        **{k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG")},
+        "DJANGO_SETTINGS_MODULE": "pbem.settings",
+        **PRODUCTION,
+        "SECRET_KEY": "a-long-random-secret-Kq3vP9zR2mW8tY5uJ7nB4xC6dF1gH0sL",
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout

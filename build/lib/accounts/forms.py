@@ -1,0 +1,49 @@
+"""Forms for signing in and for a player's preferences."""
+
+from zoneinfo import available_timezones
+
+from django import forms
+
+from accounts.models import User, normalize_email
+from accounts.text import refuse_control_characters
+
+
+class LoginForm(forms.Form):
+    """The address to send a sign-in link to."""
+
+    email = forms.EmailField(
+        label="Email address",
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autocomplete": "email", "autofocus": True}),
+    )
+    next = forms.CharField(required=False, widget=forms.HiddenInput, max_length=2000)
+
+    def clean_email(self) -> str:
+        return normalize_email(self.cleaned_data["email"])
+
+
+def timezone_choices() -> list[tuple[str, str]]:
+    """Every IANA time zone this system knows, by name."""
+    return [(name, name.replace("_", " ")) for name in sorted(available_timezones())]
+
+
+class PreferencesForm(forms.ModelForm):
+    """A player's name, turn emails, reminders and time zone."""
+
+    timezone = forms.ChoiceField(
+        label="Time zone",
+        choices=timezone_choices,
+        help_text="Deadlines are shown in it.",
+    )
+
+    class Meta:
+        model = User
+        fields = ("name", "email_mode", "reminders", "timezone")
+        labels = {"name": "Your name", "email_mode": "Turn emails"}
+        help_texts = {"name": "What other players see; your address is never shown."}
+        widgets = {"email_mode": forms.RadioSelect}
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # The name goes into other players' emails, some of it into their subjects.
+        self.fields["name"].validators.append(refuse_control_characters)

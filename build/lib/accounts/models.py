@@ -1,0 +1,104 @@
+from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
+from django.contrib.auth.models import PermissionsMixin
+from django.db import models
+from django.db.models.functions import Lower
+from django.utils import timezone
+
+
+def normalize_email(email: str) -> str:
+    """Return the address trimmed and lowercased, the form accounts are stored in.
+
+    Railmail identifies players by address, so "Ada@Example.org" and "ada@example.org"
+    must be the same account, though the local part is case-sensitive by the letter of
+    RFC 5321: no real mail provider treats it so.
+    """
+    return email.strip().lower()
+
+
+class UserManager(BaseUserManager):
+    use_in_migrations = True
+
+    def get_by_natural_key(self, email: str) -> "User":
+        return self.get(email=normalize_email(email))
+
+    def create_user(self, email: str, password: str | None = None, **extra_fields) -> "User":
+        if not email:
+            raise ValueError("An account needs an email address")
+        user = self.model(email=normalize_email(email), **extra_fields)
+        user.set_password(password)
+        user.save(using=self._db)
+        return user
+
+    def create_superuser(self, email: str, password: str | None = None, **extra_fields) -> "User":
+        extra_fields.setdefault("is_staff", True)
+        extra_fields.setdefault("is_superuser", True)
+        if not extra_fields["is_staff"] or not extra_fields["is_superuser"]:
+            raise ValueError("A superuser needs is_staff=True and is_superuser=True")
+        return self.create_user(email, password, **extra_fields)
+
+
+class User(AbstractBaseUser, PermissionsMixin):
+    """An account. Email is the login; playing a game needs no account at all."""
+
+    class EmailMode(models.TextChoices):
+        EACH_TURN = "each_turn", "An email on every turn"
+        DAILY_DIGEST = "daily_digest", "One daily digest of the games waiting for me"
+
+    email = models.EmailField("email address", unique=True)
+    name = models.CharField("display name", max_length=100, blank=True)
+    is_staff = models.BooleanField(
+        "staff status",
+        default=False,
+        help_text="Designates whether the user can log into the admin site.",
+    )
+    is_active = models.BooleanField(
+        "active",
+        default=True,
+        help_text="Unselect this instead of deleting accounts.",
+    )
+    date_joined = models.DateTimeField("date joined", default=timezone.now)
+
+    # Preferences. A seat played by link alone, without an account, gets the defaults.
+    email_mode = models.CharField(
+        "turn emails", max_length=16, choices=EmailMode.choices, default=EmailMode.EACH_TURN
+    )
+    reminders = models.BooleanField(
+        "deadline reminders", default=True, help_text="Remind me before a move's deadline."
+    )
+    timezone = models.CharField(
+        "time zone", max_length=64, default="UTC", help_text="Deadlines are shown in it."
+    )
+    # Vacation: days that pause this player's clocks in all their games.
+    vacation_days_left = models.PositiveSmallIntegerField(default=14)
+    vacation_until = models.DateTimeField(null=True, blank=True)
+
+    objects = UserManager()
+
+    EMAIL_FIELD = "email"
+    USERNAME_FIELD = "email"
+    REQUIRED_FIELDS: list[str] = []
+
+    class Meta:
+        verbose_name = "user"
+        verbose_name_plural = "users"
+        constraints = [
+            # The save() path normalises; this holds for rows written any other way too.
+            models.UniqueConstraint(Lower("email"), name="accounts_user_email_ci_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.email
+
+    def clean(self) -> None:
+        super().clean()
+        self.email = normalize_email(self.email)
+
+    def save(self, *args, **kwargs) -> None:
+        self.email = normalize_email(self.email)
+        super().save(*args, **kwargs)
+
+    def get_full_name(self) -> str:
+        return self.name or self.email
+
+    def get_short_name(self) -> str:
+        return self.name or self.email.partition("@")[0]

@@ -1,0 +1,208 @@
+"""Drawing a board and a game state as SVG, for the board page and the replay page.
+
+    context = board_svg(state, viewer, highlight=last_turn(state, events))
+    {% include "games/_board_svg.html" with svg=context %}
+
+``board_svg`` returns plain data (coordinates, CSS classes, titles); the template turns it
+into markup. Geometry follows the boards' data files: a crossing point (col, row) is drawn
+at x = (col - row/2) * s, y = row * s * sqrt(3)/2.
+
+Hidden information: the only hand this module marks is ``viewer``'s own (or the cities
+passed as ``marked_cities`` by a caller that knows they are public, such as the replay of
+a scored round). Every other city is drawn the same way whoever's hand it is in.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+from games import rules
+
+SCALE = 40  # pixels between neighbouring crossing points
+MARGIN = 28
+# Seat colours for built track and start markers, distinct from the five city colours.
+SEAT_COLOURS = ("#1d232b", "#7b3fa0", "#8b5a2b", "#0f7c80", "#c2185b", "#6b7d12")
+
+
+@dataclass(frozen=True)
+class Highlight:
+    """What the last turn changed on the board: marked so players see it at a glance."""
+
+    seat: int | None = None
+    lines: frozenset[int] = field(default_factory=frozenset)
+    start: int | None = None  # a point index
+
+
+def seat_colour(position: int) -> str:
+    return SEAT_COLOURS[position % len(SEAT_COLOURS)]
+
+
+def xy(point: rules.Point) -> tuple[float, float]:
+    """Where a crossing point is drawn, before the margin shift."""
+    col, row = point
+    return ((col - row / 2) * SCALE, row * SCALE * math.sqrt(3) / 2)
+
+
+def last_turn(state: rules.GameState, events: Sequence[dict]) -> Highlight:
+    """The last start marker or track of the current round (``events`` are engine events)."""
+    board = state.board
+    for event in reversed(events):
+        kind = event["type"]
+        if kind == "round_started":
+            break
+        if kind == "start_placed":
+            return Highlight(seat=event["seat"], start=board.point_index[tuple(event["point"])])
+        if kind == "track_built":
+            ids = frozenset(board.line_id(rules.as_line(line)) for line in event["lines"])
+            return Highlight(seat=event["seat"], lines=ids)
+    return Highlight()
+
+
+def board_svg(
+    state: rules.GameState,
+    viewer: int | None = None,
+    *,
+    highlight: Highlight | None = None,
+    marked_cities: Iterable[str] | None = None,
+    seat_names: Sequence[str] = (),
+    pickable_lines: Iterable[int] = (),
+    pickable_points: Iterable[int] = (),
+) -> dict:
+    """The drawing of ``state`` as ``viewer`` (a seat position, or None) may see it.
+
+    ``highlight``: the last turn's lines or start marker. ``marked_cities``: cities to
+    ring; by default the viewer's own hand, and nobody else's. ``pickable_lines`` and
+    ``pickable_points`` (line and point indexes) are what the viewer may click now.
+    Returns the context for the template ``games/_board_svg.html``.
+    """
+    board = state.board
+    highlight = highlight or Highlight()
+    if marked_cities is None:
+        marked_cities = _own_hand(state, viewer)
+    marked = set(marked_cities)
+    pickable_lines = set(pickable_lines)
+    pickable_points = set(pickable_points)
+
+    raw = [xy(p) for p in board.points]
+    min_x = min(x for x, _ in raw)
+    min_y = min(y for _, y in raw)
+    pos = [(round(x - min_x + MARGIN, 1), round(y - min_y + MARGIN, 1)) for x, y in raw]
+    width = round(max(x for x, _ in pos) + MARGIN, 1)
+    height = round(max(y for _, y in pos) + MARGIN, 1)
+
+    def name(seat: int) -> str:
+        return seat_names[seat] if seat < len(seat_names) else f"Seat {seat + 1}"
+
+    lines = []
+    tracks = []
+    for line_id, (a, b, cost) in enumerate(board.lines):
+        (x1, y1), (x2, y2) = pos[a], pos[b]
+        geometry = {"id": line_id, "x1": x1, "y1": y1, "x2": x2, "y2": y2}
+        lines.append(
+            {
+                **geometry,
+                "cost": cost,
+                "pickable": line_id in pickable_lines,
+                "title": line_label(board, line_id) if line_id in pickable_lines else "",
+            }
+        )
+        track = state.built.get(line_id)
+        if track is not None:
+            tracks.append(
+                {
+                    **geometry,
+                    "seat": track.seat,
+                    "colour": seat_colour(track.seat),
+                    "exclusive": track.exclusive,
+                    "last": line_id in highlight.lines,
+                    "title": f"Built by {name(track.seat)}"
+                    + (" (coloured track)" if track.exclusive else ""),
+                }
+            )
+    cities = [
+        {
+            "name": city.name,
+            "colour": city.colour,
+            "x": pos[board.point_index[city.point]][0],
+            "y": pos[board.point_index[city.point]][1],
+            "point": board.point_index[city.point],
+            "mine": city.name in marked,
+        }
+        for city in board.cities
+    ]
+    points = [
+        {"id": i, "x": x, "y": y, "pickable": i in pickable_points} for i, (x, y) in enumerate(pos)
+    ]
+    starts = [
+        {
+            "seat": seat,
+            "x": pos[point][0],
+            "y": pos[point][1],
+            "colour": seat_colour(seat),
+            "diamond": _diamond(*pos[point]),
+            "last": point == highlight.start,
+            "title": f"{name(seat)}'s start marker",
+        }
+        for seat, point in enumerate(state.starts)
+        if point is not None
+    ]
+    return {
+        "board": board.name,
+        "title": board.title,
+        "width": width,
+        "height": height,
+        "lines": lines,
+        "tracks": tracks,
+        "cities": cities,
+        "points": points,
+        "starts": starts,
+        "picking": bool(pickable_lines or pickable_points),
+    }
+
+
+def _diamond(x: float, y: float, r: float = 8) -> str:
+    top, right, bottom, left = round(y - r, 1), round(x + r, 1), round(y + r, 1), round(x - r, 1)
+    return f"{x},{top} {right},{y} {x},{bottom} {left},{y}"
+
+
+def _own_hand(state: rules.GameState, viewer: int | None) -> tuple[str, ...]:
+    if viewer is None or not state.hands:
+        return ()
+    return state.hands[viewer]
+
+
+@cache
+def point_label(board: rules.Board, index: int) -> str:
+    """A name for a crossing point a player can find: the city, or the nearest one."""
+    city = board.city_at.get(index)
+    col, row = board.points[index]
+    if city is not None:
+        return city.name
+    x, y = xy((col, row))
+    nearest = min(
+        board.cities,
+        key=lambda c: (xy(c.point)[0] - x) ** 2 + (xy(c.point)[1] - y) ** 2,
+    )
+    return f"({col},{row}) near {nearest.name}"
+
+
+DIRECTIONS = {
+    (1, 0): "east",
+    (-1, 0): "west",
+    (0, 1): "south-west",
+    (1, 1): "south-east",
+    (0, -1): "north-east",
+    (-1, -1): "north-west",
+}
+
+
+def line_label(board: rules.Board, line_id: int) -> str:
+    """Words for a line: where it starts, which way it runs, and whether it is double."""
+    a, b, cost = board.lines[line_id]
+    (ca, ra), (cb, rb) = board.points[a], board.points[b]
+    direction = DIRECTIONS.get((cb - ca, rb - ra), "")
+    kind = "double line, costs 2" if cost == 2 else "single line"
+    return f"{point_label(board, a)} {direction} to {point_label(board, b)} ({kind})"

@@ -1,0 +1,299 @@
+"""Forms: playing through seat links, setting up games, and browsing their history."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from accounts.text import refuse_control_characters
+from games import rules
+from games.board import line_label, point_label
+from games.models import Game
+from games.rules.bots import BOTS
+from games.services import GameSettings, SeatSpec
+
+
+class MoveForm(forms.Form):
+    """One turn for one seat: a start marker, one or two lines, or a pass.
+
+    Choices are the legal options of ``state`` for ``seat`` (a position), so the plain
+    form without JavaScript offers only what the rules allow; the board's script fills
+    the same fields when the player clicks the drawing. ``cleaned_data["move"]`` is the
+    engine's move. ``version`` is the game version the player saw.
+    """
+
+    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    point = forms.TypedChoiceField(
+        coerce=int, empty_value=None, required=False, label="Start marker on"
+    )
+    line1 = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="First line")
+    line2 = forms.TypedChoiceField(
+        coerce=int,
+        empty_value=None,
+        required=False,
+        label="Second line (optional, single lines only)",
+    )
+    colour1 = forms.BooleanField(required=False, label="Build the first line in my colour")
+    colour2 = forms.BooleanField(required=False, label="Build the second line in my colour")
+    pass_turn = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, state: rules.GameState, seat: int, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.state = state
+        self.seat = seat
+        board = state.board
+        self.placing = state.phase == rules.PLACING
+        self.first_line_ids = legal_line_ids(state, seat) if not self.placing else []
+        self.second_line_ids = second_line_ids(state, seat, self.first_line_ids)
+        self.start_point_ids = (
+            sorted(
+                (board.point_index[p] for p in rules.legal_start_points(state)),
+                key=lambda i: (i not in board.city_at, point_label(board, i)),
+            )
+            if self.placing
+            else []
+        )
+        self.fields["point"].choices = [("", "Choose a crossing point")] + [
+            (i, point_label(board, i)) for i in self.start_point_ids
+        ]
+        self.fields["line1"].choices = [("", "Choose a line")] + [
+            (i, line_label(board, i)) for i in self.first_line_ids
+        ]
+        self.fields["line2"].choices = [("", "No second line")] + [
+            (i, line_label(board, i)) for i in self.second_line_ids
+        ]
+        self.may_colour = bool(state.options.exclusive_tracks) and state.exclusive_left[seat] > 0
+        if not self.may_colour:
+            del self.fields["colour1"]
+            del self.fields["colour2"]
+
+    @property
+    def may_pass(self) -> bool:
+        return not self.placing and not self.first_line_ids
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        board = self.state.board
+        if self.placing:
+            if data.get("point") is None:
+                raise ValidationError("Pick a crossing point for your start marker.")
+            data["move"] = rules.PlaceStart(board.points[data["point"]])
+        elif data.get("pass_turn"):
+            data["move"] = rules.Pass()
+        else:
+            picks = [(data.get(f"line{n}"), data.get(f"colour{n}")) for n in (1, 2)]
+            picks = [(line_id, coloured) for line_id, coloured in picks if line_id is not None]
+            if not picks:
+                raise ValidationError("Pick one or two lines to build.")
+            ids = [line_id for line_id, _ in picks]
+            coloured = {n for n, (_, colour) in enumerate(picks) if colour}
+            data["move"] = rules.Build(
+                tuple(board.line_points(i) for i in ids), exclusive=frozenset(coloured)
+            )
+        return data
+
+
+def legal_line_ids(state: rules.GameState, seat: int) -> list[int]:
+    board = state.board
+    return [board.line_id(line) for line in rules.legal_lines(state, seat)]
+
+
+def second_line_ids(state: rules.GameState, seat: int, first: list[int]) -> list[int]:
+    """Free lines a second line of this turn might be: touching the network or a first line."""
+    board = state.board
+    reach = set(rules.network(state, seat)) if first else set()
+    for line_id in first:
+        a, b, _cost = board.lines[line_id]
+        reach.update((a, b))
+    found = set()
+    for point in reach:
+        for line_id in board.point_lines[point]:
+            if line_id not in state.built and board.lines[line_id][2] == 1:
+                found.add(line_id)
+    return sorted(found)
+
+
+class PlayerFilterForm(forms.Form):
+    """The list of finished games, filtered by a player's name."""
+
+    player = forms.CharField(label="Player", max_length=100, required=False)
+
+
+class ReplayStepForm(forms.Form):
+    """Which event of a game's log the replay shows (its ``seq``; the latest when empty)."""
+
+    move = forms.IntegerField(min_value=1, required=False)
+
+
+class EmailForm(forms.Form):
+    """Ask for a fresh link: the address the seat was invited with."""
+
+    email = forms.EmailField(label="Your email address")
+
+
+class ReplacePlayerForm(forms.Form):
+    name = forms.CharField(max_length=100, label="Name", validators=[refuse_control_characters])
+    email = forms.EmailField(label="Email address")
+
+
+TIME_PER_MOVE_CHOICES = [
+    ("", "No limit"),
+    ("12", "12 hours"),
+    ("24", "1 day"),
+    ("48", "2 days"),
+    ("72", "3 days"),
+    ("168", "1 week"),
+]
+
+
+def bot_levels() -> list[tuple[str, str]]:
+    """The bots a seat can be given."""
+    return [(name, name.capitalize()) for name in BOTS]
+
+
+class NewGameForm(forms.Form):
+    """The settings of a new game; the players come from PlayerFormSet."""
+
+    title = forms.CharField(
+        max_length=100,
+        required=False,
+        help_text="Shown in emails and lists.",
+        validators=[refuse_control_characters],
+    )
+    board = forms.ChoiceField(
+        choices=[(name, rules.get_board(name).title) for name in rules.BOARD_NAMES]
+    )
+    exclusive_tracks = forms.BooleanField(
+        required=False,
+        label="Coloured track",
+        help_text="Each player may build up to 3 lines per round that only they can use.",
+    )
+    cities_must_join_start = forms.BooleanField(
+        required=False,
+        label="Stricter connection rule",
+        help_text="Your five cities count as joined only through your own start marker.",
+    )
+    time_per_move = forms.TypedChoiceField(
+        choices=TIME_PER_MOVE_CHOICES,
+        coerce=lambda v: timedelta(hours=int(v)),
+        empty_value=None,
+        required=False,
+        initial="48",
+    )
+    reminder_hours = forms.CharField(
+        initial="24, 2",
+        required=False,
+        help_text="Hours before the deadline at which the player to move is reminded.",
+    )
+    on_timeout = forms.ChoiceField(choices=Game.OnTimeout.choices, initial=Game.OnTimeout.BOT)
+    bot_takeover_after = forms.IntegerField(
+        min_value=1,
+        max_value=20,
+        initial=3,
+        help_text="Timeouts in a row after which a bot keeps the seat until its player returns.",
+    )
+    creator_plays = forms.BooleanField(
+        required=False, initial=True, label="I play too (seat 1, first to move)"
+    )
+    start_when = forms.ChoiceField(
+        choices=[
+            ("accepted", "When every invited player has joined"),
+            ("now", "At once"),
+        ],
+        initial="accepted",
+        widget=forms.RadioSelect,
+        label="Start the game",
+    )
+
+    def clean_reminder_hours(self) -> list[int]:
+        text = self.cleaned_data["reminder_hours"].strip()
+        if not text:
+            return []
+        try:
+            hours = sorted({int(part) for part in text.replace(";", ",").split(",")}, reverse=True)
+        except ValueError:
+            raise ValidationError("Give whole hours separated by commas, such as 24, 2.") from None
+        if any(h < 1 or h > 24 * 14 for h in hours):
+            raise ValidationError("Each reminder is between 1 hour and 14 days before.")
+        return hours
+
+    def settings(self) -> GameSettings:
+        """The game's settings, from a valid form."""
+        data = self.cleaned_data
+        return GameSettings(
+            board=data["board"],
+            options=rules.Options(
+                exclusive_tracks=3 if data["exclusive_tracks"] else 0,
+                cities_must_join_start=data["cities_must_join_start"],
+            ),
+            title=data["title"],
+            time_per_move=data["time_per_move"],
+            reminder_hours=tuple(data["reminder_hours"]),
+            on_timeout=data["on_timeout"],
+            bot_takeover_after=data["bot_takeover_after"],
+            start_now=data["start_when"] == "now",
+        )
+
+
+class PlayerForm(forms.Form):
+    """One other seat: a person by email, or a bot."""
+
+    name = forms.CharField(max_length=100, required=False, validators=[refuse_control_characters])
+    email = forms.EmailField(required=False)
+    bot = forms.ChoiceField(required=False, label="or a bot")
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["bot"].choices = [("", "No, a person")] + bot_levels()
+
+    def clean(self):
+        data = super().clean()
+        if self.errors or not self.has_changed():
+            return data
+        if data.get("bot"):
+            if not data.get("name"):
+                data["name"] = f"{data['bot'].capitalize()} bot"
+            data["email"] = ""
+        elif not data.get("email"):
+            raise ValidationError("Give the player's email address, or choose a bot.")
+        elif not data.get("name"):
+            data["name"] = data["email"].split("@")[0]
+        return data
+
+
+class BasePlayerFormSet(forms.BaseFormSet):
+    def clean(self) -> None:
+        if any(self.errors):
+            return
+        emails = [f.cleaned_data["email"].lower() for f in self.filled() if f.cleaned_data["email"]]
+        if len(emails) != len(set(emails)):
+            raise ValidationError("Each person plays one seat: an email address is given twice.")
+
+    def filled(self) -> list[PlayerForm]:
+        return [f for f in self.forms if f.has_changed() and f.cleaned_data]
+
+    def seat_specs(self, creator=None) -> list[SeatSpec]:
+        """Every seat in play order, from a valid formset: the ``creator`` first when they
+        play (they have joined), then the others; bots join at once, people are invited."""
+        specs = []
+        if creator is not None:
+            name = creator.get_short_name() or creator.email
+            specs.append(SeatSpec(name, creator.email, creator))
+        for form in self.filled():
+            data = form.cleaned_data
+            bot = data["bot"]
+            specs.append(
+                SeatSpec(
+                    data["name"], data["email"], is_bot=bool(bot), bot_level=bot, joined=bool(bot)
+                )
+            )
+        return specs
+
+
+PlayerFormSet = forms.formset_factory(
+    PlayerForm, formset=BasePlayerFormSet, extra=5, max_num=6, validate_max=True
+)

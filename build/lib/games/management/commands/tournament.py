@@ -1,0 +1,175 @@
+"""Bots against bots: how strong each bot is, with confidence intervals.
+
+    python manage.py tournament --games 200 --players 4 --bots strong,greedy,greedy,greedy
+
+The line-up is rotated round the table: game ``g`` seats the line-up turned by ``g`` places,
+and each deal is played once in every rotation, so every bot plays every seat (and every
+hand) equally often when ``--games`` is a multiple of ``--players``. Deals come from
+``--seed``: the same command prints the same table.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import random
+import statistics
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.core.management.base import BaseCommand, CommandError
+
+from games import rules
+from games.management.lineup import parse_lineup
+from games.rules.bots import BOTS
+
+Z95 = 1.96
+
+
+@dataclass
+class Tally:
+    """One bot's results over the tournament."""
+
+    games: int = 0
+    wins: float = 0.0  # a win shared by k tied seats counts 1/k
+    losses: list[int] = field(default_factory=list)  # points lost, one figure per round
+
+
+def play_game(job: tuple) -> list[tuple[str, float, list[int]]]:
+    """Play one game; return (bot name, share of the win, losses per round) for each seat."""
+    board, lineup, options, deal_seed, turn = job
+    players = len(lineup)
+    seated = [lineup[(seat + turn) % players] for seat in range(players)]
+    events = rules.simulate(
+        board, players, random.Random(deal_seed), options, [BOTS[name] for name in seated]
+    )
+    state = rules.replay(events)
+    losses = [[] for _ in range(players)]
+    for event in events:
+        if event["type"] == "round_scored":
+            for seat, loss in enumerate(event["losses"]):
+                losses[seat].append(loss)
+    share = 1 / len(state.winners)
+    return [
+        (name, share if seat in state.winners else 0.0, losses[seat])
+        for seat, name in enumerate(seated)
+    ]
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_interval(values: list[int], z: float = Z95) -> tuple[float, float]:
+    """The mean and the half-width of its normal-approximation interval."""
+    if not values:
+        return (0.0, 0.0)
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return (mean, math.inf)
+    return (mean, z * statistics.stdev(values) / math.sqrt(len(values)))
+
+
+class Command(BaseCommand):
+    help = (
+        "Play bots against each other (seats rotated, deals from --seed) and print each "
+        "bot's win rate and average loss per round with 95% confidence intervals."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--games", type=int, default=200, help="games to play (default 200)")
+        parser.add_argument("--players", type=int, default=4, help="2 to 6 (default 4)")
+        parser.add_argument(
+            "--bots",
+            default="strong,greedy,greedy,greedy",
+            help=f"the line-up, one bot per seat, comma-separated; bots: {', '.join(BOTS)}",
+        )
+        parser.add_argument("--board", choices=rules.BOARD_NAMES, default="transamerica")
+        parser.add_argument("--seed", type=int, default=0, help="deals (default 0)")
+        parser.add_argument(
+            "--exclusive-tracks", type=int, default=0, help="coloured tracks per player and round"
+        )
+        parser.add_argument(
+            "--strict",
+            action="store_true",
+            help="cities count as joined only through the player's own start marker",
+        )
+        parser.add_argument(
+            "--workers",
+            type=int,
+            default=min(2, os.cpu_count() or 1),
+            help="processes playing games side by side (default: up to 2)",
+        )
+
+    def handle(
+        self, *args, games, players, bots, board, seed, exclusive_tracks, strict, workers, **options
+    ):
+        lineup = parse_lineup(bots, players)
+        if games < 1:
+            raise CommandError("--games must be at least 1")
+        if workers < 1:
+            raise CommandError("--workers must be at least 1")
+        try:
+            rules.dealing.check_seat_count(players)
+            game_options = rules.Options(
+                exclusive_tracks=exclusive_tracks, cities_must_join_start=strict
+            )
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+
+        # Game g plays deal g // players with the line-up turned by g places.
+        jobs = [
+            (board, lineup, game_options, seed * 1_000_003 + g // players, g % players)
+            for g in range(games)
+        ]
+        tallies: dict[str, Tally] = defaultdict(Tally)
+        if workers == 1:
+            results = map(play_game, jobs)
+            self._tally(results, tallies)
+        else:
+            # Spawned, not forked: a fork copies the locks that the caller's other threads
+            # (a test runner's live server, a Celery worker) may hold, and can hang.
+            with multiprocessing.get_context("spawn").Pool(workers) as pool:
+                self._tally(pool.imap(play_game, jobs, chunksize=4), tallies)
+        self._report(tallies, games, players, lineup, board, seed, game_options)
+
+    def _tally(self, results, tallies: dict[str, Tally]) -> None:
+        for game in results:
+            for name, share, losses in game:
+                tally = tallies[name]
+                tally.games += 1
+                tally.wins += share
+                tally.losses.extend(losses)
+
+    def _report(self, tallies, games, players, lineup, board, seed, options) -> None:
+        write = self.stdout.write
+        write(
+            f"{games} games of {players} players on {rules.get_board(board).title}, "
+            f"seed {seed}, line-up {','.join(lineup)}, options {options.to_dict()}"
+        )
+        write(
+            "Seats rotated; a win shared by k tied players counts 1/k. "
+            f"Fair share {1 / players:.1%}."
+        )
+        write(
+            f"{'bot':<8} {'games':>6} {'wins':>7} {'win rate (95% CI)':>24} "
+            f"{'rounds':>7} {'avg loss/round (95% CI)':>26}"
+        )
+        for name in dict.fromkeys(lineup):
+            tally = tallies[name]
+            low, high = wilson(tally.wins, tally.games)
+            rate = tally.wins / tally.games if tally.games else 0.0
+            mean, half = mean_interval(tally.losses)
+            write(
+                f"{name:<8} {tally.games:>6} {tally.wins:>7.1f} "
+                f"{rate:>8.1%} ({low:>6.1%} - {high:>6.1%}) "
+                f"{len(tally.losses):>7} {mean:>12.2f} ± {half:<5.2f}"
+                f" ({mean - half:.2f} - {mean + half:.2f})"
+            )

@@ -1,0 +1,202 @@
+"""The event store: a game's history is its events; the Game row is a projection of them."""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from games import rules
+
+
+def new_link_nonce() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def default_reminder_hours() -> list[int]:
+    return [24, 2]
+
+
+class Game(models.Model):
+    """A game, and a projection of its events kept for queries.
+
+    The columns from ``status`` down are derived from the events (see games.projection)
+    and are written only together with an append, in the same transaction.
+    """
+
+    class Status(models.TextChoices):
+        SETUP = "setup", "Setting up"
+        ACTIVE = "active", "Active"
+        FINISHED = "finished", "Finished"
+
+    class OnTimeout(models.TextChoices):
+        BOT = "bot", "A bot plays the turn"
+        WAIT = "wait", "The game waits"
+
+    # The board and options are also recorded in the first event, which is what the
+    # rules engine reads; these copies are for queries and the admin.
+    board = models.CharField(max_length=32)
+    options = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="games_created",
+    )
+    title = models.CharField(max_length=100, blank=True, help_text="Shown in emails and lists.")
+    time_per_move = models.DurationField(
+        null=True, blank=True, help_text="How long a player has for each move; empty for no limit."
+    )
+    reminder_hours = models.JSONField(
+        default=default_reminder_hours,
+        blank=True,
+        help_text="Hours before a deadline at which the player to move is reminded.",
+    )
+    on_timeout = models.CharField(max_length=8, choices=OnTimeout.choices, default=OnTimeout.BOT)
+    bot_takeover_after = models.PositiveSmallIntegerField(
+        default=3, help_text="Timeouts in a row after which a bot keeps the seat."
+    )
+
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.SETUP)
+    round = models.PositiveSmallIntegerField(default=0)
+    seat_to_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0, help_text="The seq of the last event.")
+    scores = models.JSONField(default=list, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # The every-minute scan for due deadlines reads only games with one.
+            models.Index(
+                fields=["deadline"],
+                condition=models.Q(deadline__isnull=False),
+                name="games_game_deadline_due",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    @property
+    def display_name(self) -> str:
+        """The game's title, or a name made from its number and board."""
+        if self.title:
+            return self.title
+        return f"Game {self.pk} ({rules.get_board(self.board).title})"
+
+    def engine_events(self) -> list[dict]:
+        """Return the whole event log in the form the rules engine replays."""
+        return [event.as_engine_event() for event in self.events.order_by("seq")]
+
+    def seat_names(self) -> list[str]:
+        """The players' names in play order (seat 0 first), as records and emails list them."""
+        return [seat.name for seat in self.seats.order_by("position")]
+
+
+class Seat(models.Model):
+    """A place at the table, in play order. It belongs to an email address; an account
+    is optional."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(help_text="Play order, from 0.")
+    name = models.CharField(max_length=100)
+    email = models.EmailField(blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="seats",
+    )
+    is_bot = models.BooleanField(default=False)
+    bot_level = models.CharField(
+        max_length=16, blank=True, help_text="For bot seats: which bot plays (games.rules.bots)."
+    )
+    timeouts_in_a_row = models.PositiveSmallIntegerField(default=0)
+    autopilot = models.BooleanField(
+        default=False, help_text="A bot plays this seat after too many timeouts, until taken back."
+    )
+    # Part of every signed link to this seat; replacing it revokes all old links.
+    link_nonce = models.CharField(max_length=32, default=new_link_nonce)
+    # The nonce of a fresh link mailed on request. It opens the seat beside the current
+    # one and replaces it at the first POST through it: asking for a fresh link (which
+    # anyone who knows the address can do) never kills the player's links by itself.
+    pending_link_nonce = models.CharField(max_length=32, blank=True, default="")
+    joined_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the player took the seat; empty while invited."
+    )
+
+    class Meta:
+        ordering = ["game", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="games_seat_unique_position"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (seat {self.position} of game {self.game_id})"
+
+
+class AppendOnlyError(Exception):
+    """Raised on an attempt to change or remove a recorded event."""
+
+
+class EventQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise AppendOnlyError("Events are append-only: they cannot be updated")
+
+    def delete(self):
+        raise AppendOnlyError("Events are append-only: they cannot be deleted")
+
+    def bulk_update(self, objs, fields, batch_size=None):
+        # Refused here rather than in the update() it calls, which runs inside a
+        # transaction that the refusal would leave broken.
+        raise AppendOnlyError("Events are append-only: they cannot be updated")
+
+
+class Event(models.Model):
+    """One entry in a game's history. Written once, never changed or removed.
+
+    ``data`` holds the engine's event without its "type" (a column of its own) and
+    without "seq" (also a column).
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=40)
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = EventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            # Two writers appending the same seq: one of them fails here, whatever
+            # happened to the row lock.
+            models.UniqueConstraint(fields=["game", "seq"], name="games_event_unique_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.type} #{self.seq} of game {self.game_id}"
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise AppendOnlyError("Events are append-only: they cannot be updated")
+        # Never let Django fall back to an UPDATE of a row with the same primary key.
+        kwargs["force_insert"] = True
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnlyError("Events are append-only: they cannot be deleted")
+
+    @classmethod
+    def from_engine(cls, game: Game, seq: int, event: dict) -> "Event":
+        """Return an unsaved Event for one of the engine's event dicts."""
+        data = {key: value for key, value in event.items() if key not in ("type", "seq")}
+        return cls(game=game, seq=seq, type=event["type"], data=data)
+
+    def as_engine_event(self) -> dict:
+        return {"type": self.type, "seq": self.seq, **self.data}

@@ -1,0 +1,113 @@
+"""Events in words: one sentence per event, for the replay page and every email.
+
+The one place where Railmail words what happened. The replay page describes each event;
+the your-turn email lists what the others did since the player's last turn, in the same
+sentences. Coloured track (the variant's lines only their builder may use) is called
+"coloured" everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from games import rules
+from games.rules.moves import format_point
+
+Names = list[str]
+
+
+def _name(names: Names, seat) -> str:
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return names[seat]
+    return "A player"
+
+
+def _and(words: list[str]) -> str:
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _created(event: dict, state: rules.GameState, names: Names) -> str:
+    return f"The game is set up on the {state.board.title} board for {state.seat_count} players."
+
+
+def _round_started(event: dict, state: rules.GameState, names: Names) -> str:
+    return (
+        f"Round {event['round']} begins: each player is dealt five cities, "
+        f"and {_name(names, event['first_seat'])} plays first."
+    )
+
+
+def _start_placed(event: dict, state: rules.GameState, names: Names) -> str:
+    board = state.board
+    point = tuple(event["point"])
+    city = board.city_at.get(board.point_index.get(point, -1))
+    where = f"in {city.name}" if city else f"at {format_point(point)}"
+    return f"{_name(names, event['seat'])} places their start marker {where}."
+
+
+def _track_built(event: dict, state: rules.GameState, names: Names) -> str:
+    count = len(event["lines"])
+    coloured = len(event.get("exclusive") or ())
+    what = "one track" if count == 1 else f"{count} tracks"
+    note = f", {coloured} of them coloured" if coloured and count > 1 else ""
+    if coloured and count == 1:
+        what = "one coloured track"
+    return f"{_name(names, event['seat'])} builds {what}{note}."
+
+
+def _turn_passed(event: dict, state: rules.GameState, names: Names) -> str:
+    return f"{_name(names, event['seat'])} cannot build and passes."
+
+
+def _round_scored(event: dict, state: rules.GameState, names: Names) -> str:
+    joined = [_name(names, seat) for seat in event["connected"]]
+    who = f"{_and(joined)} joined all their cities" if joined else "the track ran out"
+    scores = ", ".join(f"{_name(names, s)} {score}" for s, score in enumerate(event["scores"]))
+    return f"Round {event['round']} is over: {who}. Scores: {scores}."
+
+
+def _game_ended(event: dict, state: rules.GameState, names: Names) -> str:
+    winners = event.get("winners", state.winners)
+    won = _and([_name(names, seat) for seat in winners])
+    verb = "wins" if len(winners) == 1 else "share the win"
+    return f"The game is over: {won} {verb}."
+
+
+def _around_play(event: dict, state: rules.GameState, names: Names) -> str:
+    # Events the engine passes over (a timed-out turn, a bot taking a seat, ...).
+    subject = f"{_name(names, event['seat'])}: " if "seat" in event else ""
+    return subject + event["type"].replace("_", " ").capitalize() + "."
+
+
+PHRASES: dict[str, Callable[[dict, rules.GameState, Names], str]] = {
+    "game_created": _created,
+    "round_started": _round_started,
+    "start_placed": _start_placed,
+    "track_built": _track_built,
+    "turn_passed": _turn_passed,
+    "round_scored": _round_scored,
+    "game_ended": _game_ended,
+}
+
+# The events that are a seat's turn.
+MOVE_TYPES = ("start_placed", "track_built", "turn_passed")
+
+
+def describe(event: dict, state: rules.GameState, names: Names) -> str:
+    """One sentence saying what ``event`` did; ``state`` is the game's state after it (or
+    later in the same round: only the board is read from it)."""
+    return PHRASES.get(event["type"], _around_play)(event, state, names)
+
+
+def since_last_turn(state: rules.GameState, position: int, log: list[dict], names: Names) -> list:
+    """What the other seats did since ``position`` last moved, in this round, in order."""
+    done = []
+    for event in reversed(log):
+        kind = event["type"]
+        if kind == "round_started" or (kind in MOVE_TYPES and event["seat"] == position):
+            break
+        if kind in MOVE_TYPES:
+            done.append(describe(event, state, names))
+    return list(reversed(done))

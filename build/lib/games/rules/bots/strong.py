@@ -1,0 +1,275 @@
+"""The strong bot: exact scoring, every turn, and a look at what the others will do.
+
+It places its start marker where its five cities are cheapest to join (on a city of its
+hand or on a Steiner point), and builds the line or pair of lines that lowers its own
+missing cost the most, computed exactly (see ``scoring.SteinerTables``). Most turns many
+moves lower it equally. It then looks ahead: track is shared, so what matters is what the
+others build next. Each of the best moves is played out against the others' next turns,
+for several guesses at their cities read from their track (``reading``, ``lookahead``),
+and the move that leaves the seat least to build wins; moves that tie go to the one that
+helps the others least.
+
+"Help" is measured on public facts only: for each opponent, how much the move shortens
+the way from that opponent's network (start marker and the track joined to it) to the
+cities that could be in their hand (every city in play but its own five). Under the
+exclusive-track variant it builds a line in its colour when that line would otherwise help
+the others markedly, which both denies it to them and bars their way.
+
+The bot reads the board, the built track, the start markers and its own hand, never another
+seat's hand: ``strong_move`` blanks them out before it looks (see ``own_view``).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..boards import COLOURS
+from ..moves import Build, Move, Pass, PlaceStart
+from ..network import coloured_at, network
+from ..scoring import INFINITY, Graph, SteinerTables, _spread, cost_graph
+from ..state import PLACING, GameState, Track
+from ..turns import MAX_COLOURED_AT_POINT
+from .lookahead import missing_after_replies
+from .paths import Paths
+from .reading import sample_tables
+
+# At most this many of the best plans are played out against the others' answers, each
+# against this many guesses at their cities: enough to tell moves apart, and a move stays
+# well under a second.
+CANDIDATES = 8
+TABLES = 8
+# How far (in track points) an opponent's start marker must be before the bot stops
+# caring: beyond this, a start is as good as any other.
+FAR_ENOUGH = 8
+# How much public help (summed shortened distance to possible cities, over opponents) a
+# line must give before the bot spends a coloured track on it.
+COLOUR_WHEN_HELP_AT_LEAST = 3
+
+
+def own_view(state: GameState, seat: int) -> GameState:
+    """A copy of ``state`` holding only what ``seat`` may see: other hands are emptied."""
+    view = state.copy()
+    view.hands = [hand if other == seat else () for other, hand in enumerate(state.hands)]
+    return view
+
+
+def strong_move(state: GameState, seat: int) -> Move:
+    """The strong bot's move for ``seat``, which must be the seat to move."""
+    view = own_view(state, seat)
+    if view.phase == PLACING:
+        return PlaceStart(view.board.points[choose_start(view, seat)])
+    return choose_build(view, seat)
+
+
+# --- the start marker -------------------------------------------------------------
+
+
+def choose_start(state: GameState, seat: int) -> int:
+    """The free point where ``seat``'s cities are cheapest to join to it.
+
+    Ties (under the usual reading, every point of a cheapest tree costs the same) go to
+    the point farthest from the others' start markers, then to a city of the hand.
+    """
+    board = state.board
+    graph = _graph(state, seat)
+    cities = [board.city_point(name) for name in state.hands[seat]]
+    tables = SteinerTables(graph, cities)
+    taken = {p for p in state.starts if p is not None}
+    others = _distances(graph, taken) if taken else [FAR_ENOUGH] * len(board.points)
+    own = set(cities)
+
+    def key(point: int) -> tuple:
+        return (
+            tables.cost_with_point(point),
+            -min(others[point], FAR_ENOUGH),
+            point not in own,
+            point,
+        )
+
+    return min((p for p in range(len(board.points)) if p not in taken), key=key)
+
+
+# --- building ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A candidate turn: line ids in build order, and the costs it leaves."""
+
+    lines: tuple[int, ...]
+    missing: int  # the seat's missing cost after the turn (what scoring counts)
+    own: int  # the same, with its start marker as one more terminal (what it must build)
+
+
+def choose_build(state: GameState, seat: int) -> Move:
+    """The turn that leaves ``seat`` the least to build once the others have answered it.
+
+    The plans that lower the missing cost most are the candidates; each is played out
+    against guesses at the others' cities (see ``lookahead``), and ties go to the plan that
+    helps the others least. A plan that joins the seat's cities ends the round: it is
+    taken at once.
+    """
+    plans = candidate_plans(state, seat)
+    if not plans:
+        return Pass()
+    helper = Help(state, seat)
+    candidates = best_plans(plans, helper, CANDIDATES)
+    best = candidates[0]
+    if best.missing > 0 and len(candidates) > 1:
+        rng = random.Random(repr((state.round, seat, tuple(state.built))))
+        tables = sample_tables(state, seat, rng, TABLES)
+        paths = Paths(state.board)
+        best = min(
+            candidates,
+            key=lambda plan: missing_after_replies(state, seat, plan.lines, tables, paths),
+        )
+    return _as_move(state, seat, best.lines, helper)
+
+
+def best_plans(plans: list[Plan], helper: Help, count: int) -> list[Plan]:
+    """Up to ``count`` of the plans that lower the missing cost most, those that help the
+    others least first."""
+    best = min((plan.missing, plan.own) for plan in plans)
+    tied = [plan for plan in plans if (plan.missing, plan.own) == best]
+    tied.sort(key=lambda plan: (helper.of(plan.lines), len(plan.lines), plan.lines))
+    return tied[:count]
+
+
+def candidate_plans(state: GameState, seat: int) -> list[Plan]:
+    """Every useful turn: each single line touching the network, and each pair whose first
+    line lowers the missing cost (no pair can do better otherwise, see below)."""
+    board = state.board
+    now = Costs(state, seat)
+    singles = [
+        Plan((line,), *now.with_line(line)) for line in _free_lines(state, network(state, seat))
+    ]
+    plans = list(singles)
+    # A pair of flat lines can lower the cost by at most 2; if it does, each of its lines
+    # lies on a cheapest tree, so it lowers the cost by 1 on its own. Pairs whose first line
+    # lowers nothing cannot beat the best single line plus a useful second one.
+    for first in singles:
+        line = first.lines[0]
+        if board.lines[line][2] == 2 or first.missing == 0:
+            continue
+        if (first.missing, first.own) >= (now.missing, now.own):
+            continue
+        if state.supply_left <= 1:
+            continue  # the first line takes the last track and ends the round
+        scratch = state.copy()
+        scratch.built[line] = Track(seat, False)
+        scratch.supply_left -= 1
+        after = Costs(scratch, seat)
+        for second in _free_lines(scratch, network(scratch, seat)):
+            if board.lines[second][2] == 2:
+                continue
+            missing, own = after.with_line(second)
+            if (missing, own) < (first.missing, first.own):
+                plans.append(Plan((line, second), missing, own))
+    return plans
+
+
+class Costs:
+    """The seat's missing cost, and its cost counting its start marker, with any one more
+    line built."""
+
+    def __init__(self, state: GameState, seat: int):
+        self.state = state
+        terminals = state.terminals(seat)
+        start = state.start_point(seat)
+        graph = _graph(state, seat)
+        self.scoring = SteinerTables(graph, terminals)
+        if start is None or start in terminals:
+            self.building = self.scoring
+        else:
+            self.building = SteinerTables(graph, [*terminals, start])
+        self.missing = self.scoring.cost
+        self.own = self.building.cost
+
+    def with_line(self, line: int) -> tuple[int, int]:
+        a, b, _cost = self.state.board.lines[line]
+        return self.scoring.cost_with_line(a, b), self.building.cost_with_line(a, b)
+
+
+class Help:
+    """How much a move would help the others, on public facts only."""
+
+    def __init__(self, state: GameState, seat: int):
+        self.state = state
+        self.seat = seat
+        board = state.board
+        mine = set(state.hands[seat])
+        self.possible = [
+            board.city_point(city.name)
+            for colour in COLOURS
+            for city in board.cities_of(colour, state.seat_count)
+            if city.name not in mine
+        ]
+        self.opponents = [
+            other
+            for other in range(state.seat_count)
+            if other != seat and state.start_point(other) is not None
+        ]
+        self.before = {other: self._reach(state, other) for other in self.opponents}
+
+    def _reach(self, state: GameState, other: int) -> int:
+        """Sum of the distances from ``other``'s network to the possible cities."""
+        dist = _distances(cost_graph(state, other), network(state, other))
+        return sum(min(dist[p], 40) for p in self.possible)
+
+    def of(self, lines: tuple[int, ...], coloured: frozenset[int] = frozenset()) -> int:
+        """Total shortening over opponents if ``lines`` are built (``coloured``: indexes of
+        those built in the seat's colour)."""
+        if not self.opponents:
+            return 0
+        scratch = self.state.copy()
+        for i, line in enumerate(lines):
+            scratch.built[line] = Track(self.seat, i in coloured)
+        return sum(self.before[other] - self._reach(scratch, other) for other in self.opponents)
+
+
+def _as_move(state: GameState, seat: int, lines: tuple[int, ...], helper: Help) -> Build:
+    """The plan as a move, with coloured track where it denies the others real help."""
+    board = state.board
+    coloured: set[int] = set()
+    left = state.exclusive_left[seat] if state.options.exclusive_tracks else 0
+    if left:
+        scratch = state.copy()
+        for i, line in enumerate(lines):
+            a, b, _cost = board.lines[line]
+            room = all(coloured_at(scratch, p) < MAX_COLOURED_AT_POINT for p in (a, b))
+            if room and left and helper.of((line,)) >= COLOUR_WHEN_HELP_AT_LEAST:
+                coloured.add(i)
+                left -= 1
+            scratch.built[line] = Track(seat, i in coloured)
+    return Build(tuple(board.line_points(line) for line in lines), frozenset(coloured))
+
+
+def _graph(state: GameState, seat: int) -> Graph:
+    """The seat's cost graph; if coloured track walls a city in, the fallback that scoring
+    uses then (building beside it)."""
+    graph = cost_graph(state, seat)
+    terminals = state.terminals(seat)
+    if terminals:
+        reach = _distances(graph, {terminals[0]})
+        if any(reach[t] >= INFINITY for t in terminals):
+            return cost_graph(state, seat, cross_coloured=True)
+    return graph
+
+
+def _distances(graph: Graph, sources: set[int]) -> list[int]:
+    """Cheapest distances from any of ``sources`` (INFINITY where out of reach)."""
+    start = [INFINITY] * len(graph)
+    for point in sources:
+        start[point] = 0
+    loose = 2 * len(graph)  # no cheapest path is longer than a walk over every point
+    return _spread(start, graph, loose)
+
+
+def _free_lines(state: GameState, reach: set[int]) -> list[int]:
+    """Free lines touching ``reach``, in id order."""
+    board = state.board
+    found = {
+        line for point in reach for line in board.point_lines[point] if line not in state.built
+    }
+    return sorted(found)

@@ -1,0 +1,63 @@
+"""Which built track a seat may use, and what it joins.
+
+Built black track is shared by everyone; a coloured (exclusive) line serves only the seat
+that built it. Networks meet at crossing points: every usable line touching a point joins it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .state import GameState
+
+
+def reachable(state: GameState, seat: int, sources: Iterable[int]) -> set[int]:
+    """Points reached from ``sources`` over built track that ``seat`` may use."""
+    board = state.board
+    built = state.built
+    seen = set(sources)
+    stack = list(seen)
+    while stack:
+        point = stack.pop()
+        for line in board.point_lines[point]:
+            track = built.get(line)
+            if track is None or (track.exclusive and track.seat != seat):
+                continue
+            a, b, _cost = board.lines[line]
+            other = b if a == point else a
+            if other not in seen:
+                seen.add(other)
+                stack.append(other)
+    return seen
+
+
+def network(state: GameState, seat: int) -> set[int]:
+    """The points of the network joined to ``seat``'s start marker (empty before it is placed)."""
+    start = state.start_point(seat)
+    if start is None:
+        return set()
+    return reachable(state, seat, (start,))
+
+
+def cities_joined(state: GameState, seat: int) -> bool:
+    """Whether ``seat``'s five cities (and, under the stricter reading, its start marker)
+    are joined by track it may use."""
+    terminals = state.terminals(seat)
+    if state.options.cities_must_join_start and state.start_point(seat) is None:
+        return False
+    return set(terminals) <= reachable(state, seat, terminals[:1])
+
+
+def joined_seats(state: GameState) -> list[int]:
+    """Seats whose cities are joined, in seat order."""
+    return [seat for seat in range(state.seat_count) if cities_joined(state, seat)]
+
+
+def coloured_at(state: GameState, point: int) -> int:
+    """How many coloured (exclusive) lines touch ``point``."""
+    built = state.built
+    return sum(
+        1
+        for line in state.board.point_lines[point]
+        if (track := built.get(line)) is not None and track.exclusive
+    )

@@ -1,0 +1,101 @@
+"""The public game record (``pbem-game-record/1``): a whole game's history as JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .errors import InvalidEvent
+from .options import Options
+from .replay import game_created, replay
+from .state import AWAITING_DEAL, OVER, GameState
+
+FORMAT = "pbem-game-record/1"
+
+
+class InvalidRecord(ValueError):
+    """A document that is not a readable game record."""
+
+
+def make_record(
+    events: Sequence[dict], seat_names: Sequence[str], viewer: int | None = None
+) -> dict:
+    """The record of a game from its log (events carry ``seq``).
+
+    While a round runs its hands are secret: every hand but ``viewer``'s is ``null``.
+    """
+    state = replay(events)
+    created = events[0]
+    hidden_round = None if state.phase in (AWAITING_DEAL, OVER) else state.round
+    out = []
+    for event in events:
+        event = dict(event)
+        if event["type"] == "round_started" and event["round"] == hidden_round:
+            event["hands"] = [
+                hand if seat == viewer else None for seat, hand in enumerate(event["hands"])
+            ]
+        out.append(event)
+    record = {
+        "format": FORMAT,
+        "board": created["board"],
+        "options": Options.from_dict(created.get("options")).to_dict(),
+        "seats": [{"seat": seat, "name": name} for seat, name in enumerate(seat_names)],
+        "events": out,
+    }
+    if state.is_over:
+        record["result"] = {"scores": list(state.scores), "winners": list(state.winners)}
+    return record
+
+
+def read_record(record: dict) -> list[dict]:
+    """The event log a record describes, ready for ``replay``.
+
+    A record need not hold our own ``game_created`` event: it is made from the record's
+    board, options and seats when missing (with seq 0, before the record's first event).
+    """
+    if not isinstance(record, dict):
+        raise InvalidRecord("a game record is a JSON object")
+    if record.get("format") != FORMAT:
+        raise InvalidRecord(f"unknown format {record.get('format')!r}: expected {FORMAT!r}")
+    seats = record.get("seats")
+    events = record.get("events")
+    if not isinstance(seats, list) or not isinstance(events, list) or not events:
+        raise InvalidRecord("a game record has a list of seats and a list of events")
+    try:
+        first = game_created(
+            record.get("board"), len(seats), Options.from_dict(record.get("options"))
+        )
+    except ValueError as error:
+        raise InvalidRecord(str(error)) from None
+    for position, event in enumerate(events, start=1):
+        if not isinstance(event, dict) or event.get("seq") != position:
+            raise InvalidRecord(f"events are numbered from 1 without gaps: event {position} is not")
+    if events[0].get("type") == "game_created":
+        for key in ("board", "seats", "options"):
+            if key == "options":
+                same = Options.from_dict(events[0].get(key)) == Options.from_dict(first[key])
+            else:
+                same = events[0].get(key) == first[key]
+            if not same:
+                raise InvalidRecord(f"the game_created event's {key} differs from the record's")
+        return list(events)
+    return [{**first, "seq": 0}, *events]
+
+
+def replay_record(record: dict) -> GameState:
+    """Replay a record, checking every event and the stated result.
+
+    Raises InvalidRecord for a malformed document and InvalidEvent for a wrong event.
+    """
+    state = replay(read_record(record))
+    result = record.get("result")
+    if result is not None:
+        last = record["events"][-1]["seq"]
+        if not state.is_over:
+            raise InvalidEvent(last, "the record states a result but the game is not over")
+        expected = {"scores": state.scores, "winners": state.winners}
+        for key, value in expected.items():
+            if result.get(key) != value:
+                raise InvalidEvent(
+                    last, f"the result's {key} should be {value}, not {result.get(key)}"
+                )
+    return state

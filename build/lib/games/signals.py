@@ -1,0 +1,18 @@
+from django.dispatch import Signal
+
+# Sent inside the write transaction, right after events are appended and the game's
+# projection updated, with ``game``, ``state`` (the engine's state after the events) and
+# ``events`` (the new Event rows). Receivers write what must commit or roll back together
+# with the events, such as email outbox rows; an exception here rolls the move back.
+events_recorded = Signal()
+
+# Sent after the transaction that appended events to a game has committed, with
+# ``game`` (the Game, its projection up to date) and ``events`` (the new Event rows,
+# in seq order). Emails, bots and other follow-up work hang off this; receivers run
+# outside the write transaction, so a failure there never loses a move.
+events_appended = Signal()
+
+# Sent inside the transaction that invites a player to a seat, or mails a seat a fresh
+# link, with ``seat``, ``reminder`` (True when it repeats an invitation not yet taken) and
+# ``fresh_link`` (True when the email carries the seat's pending fresh link).
+seat_invited = Signal()

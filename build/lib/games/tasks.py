@@ -1,0 +1,61 @@
+"""Celery tasks for games: small, idempotent wrappers around games.autoplay and games.clock."""
+
+import logging
+from datetime import datetime
+
+from celery import shared_task
+from django.utils import timezone
+
+from games import autoplay, clock
+
+log = logging.getLogger(__name__)
+
+# Bot turns per task run. With a worker, a table of bots moves on in batches of this many,
+# each batch a new task, so one game never holds a worker for long.
+BOT_TURNS_PER_TASK = 20
+# Run in-process (no broker), a task cannot queue its follow-up without recursing: it
+# plays on in its loop instead, up to a whole game (far more turns than any real game).
+BOT_TURNS_IN_PROCESS = 2000
+
+
+@shared_task(bind=True, acks_late=True, ignore_result=True)
+def play_bot_turn(self, game_id: int, version: int) -> int:
+    """Play the bot turns due in game ``game_id`` at ``version``; return how many.
+
+    Does nothing if the game has moved on or no bot is to move.
+    """
+    eager = bool(self.request.is_eager)
+    limit = BOT_TURNS_IN_PROCESS if eager else BOT_TURNS_PER_TASK
+    played, game = autoplay.play_bot_turns(game_id, version, limit=limit)
+    if not eager and played == limit and game is not None and autoplay.bot_to_move(game):
+        play_bot_turn.delay(game.pk, game.version)
+    return played
+
+
+def _moment(now: str | None) -> datetime:
+    return datetime.fromisoformat(now) if now else timezone.now()
+
+
+@shared_task
+def scan_clock(now: str | None = None) -> dict[str, int]:
+    """Every minute: end and begin vacation pauses, and hand each game whose deadline has
+    passed to its own ``apply_deadline`` task. ``now`` (ISO 8601) is for tests."""
+    moment = _moment(now)
+    clock.record_scan(timezone.now())
+    report = clock.vacations(moment)
+    due = clock.due_game_ids(moment)
+    for game_id in due:
+        try:
+            apply_deadline.delay(game_id, moment.isoformat())
+        except Exception:
+            # Run in-process, one broken game must not stop the others' deadlines; it is
+            # tried again at the next scan.
+            log.exception("Deadline of game %s failed", game_id)
+    report["deadlines due"] = len(due)
+    return report
+
+
+@shared_task(acks_late=True)
+def apply_deadline(game_id: int, now: str | None = None) -> str:
+    """Apply game ``game_id``'s timeout rule if its deadline has passed at ``now``."""
+    return clock.apply_deadline(game_id, _moment(now))

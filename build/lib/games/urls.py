@@ -1,0 +1,22 @@
+from django.urls import path
+
+from games.views import history, home, play, setup
+
+app_name = "games"
+
+urlpatterns = [
+    path("", home.home, name="home"),
+    path("history/", history.history_list, name="history"),
+    path("games/<int:game_id>/replay/", history.replay, name="replay"),
+    path("games/<int:game_id>/record.json", history.record, name="record"),
+    path("s/<str:token>/history/", history.seat_replay, name="seat_replay"),
+    path("s/<str:token>/record.json", history.seat_record, name="seat_record"),
+    path("s/<str:token>/", play.seat, name="seat"),
+    path("s/<str:token>/join/", play.join, name="join"),
+    path("s/<str:token>/fresh-link/", play.fresh_link, name="fresh_link"),
+    path("new/", setup.new_game, name="new"),
+    path("games/<int:game_id>/manage/", setup.manage, name="manage"),
+    path("games/<int:game_id>/seats/<int:position>/remind/", setup.remind, name="remind"),
+    path("games/<int:game_id>/seats/<int:position>/replace/", setup.replace, name="replace"),
+    path("games/<int:game_id>/start/", setup.start, name="start"),
+]

@@ -1,0 +1,131 @@
+"""Game history: the public list of finished games, the replay page, and the game record.
+
+Finished games are public. A game still running is shown only to its players: a
+signed-in player holding a seat, or whoever opened a seat's link (the replay is then
+reached under that link, /s/<token>/history/; a bad link gets the bad-link page).
+Everybody else gets a 404, as for a game that does not exist. Other players' hands are
+hidden as games.replay_page says.
+"""
+
+import json
+
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
+from django.utils.http import content_disposition_header
+
+from games import board, finished_games, links, replay_page
+from games.forms import PlayerFilterForm, ReplayStepForm
+from games.models import Game, Seat
+from games.views.seat_link import seat_link
+
+GAMES_PER_PAGE = 20
+
+
+def history_list(request: HttpRequest) -> HttpResponse:
+    """Finished games, the latest first, twenty a page, filtered by a player's name."""
+    form = PlayerFilterForm(request.GET)
+    player = form.cleaned_data["player"] if form.is_valid() else ""
+    paginator = Paginator(finished_games.finished_games(player), GAMES_PER_PAGE)
+    page = paginator.get_page(request.GET.get("page"))
+    rows = [finished_games.summarize(game) for game in page]
+    return render(
+        request,
+        "games/history/list.html",
+        {"form": form, "player": player, "page": page, "rows": rows},
+    )
+
+
+def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A game, move by move: /games/<id>/replay/?move=N is the permalink of move N."""
+    game = get_object_or_404(Game, pk=game_id)
+    seat = replay_page.viewer_seat(game, request.user)
+    if not replay_page.may_view(game, seat):
+        raise Http404("No such game")
+    base = reverse("games:replay", args=[game.pk])
+    record_url = reverse("games:record", args=[game.pk])
+    return _replay(request, game, seat, base, record_url)
+
+
+@seat_link
+def seat_replay(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """The replay of a seat's game, reached through the seat's own link."""
+    token = request.resolver_match.kwargs["token"]
+    base = reverse("games:seat_replay", args=[token])
+    record_url = reverse("games:seat_record", args=[token])
+    board_url = reverse("games:seat", args=[token])
+    return _replay(request, seat.game, seat, base, record_url, board_url=board_url)
+
+
+def record(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The game record (pbem-game-record/1) as a download."""
+    game = get_object_or_404(Game, pk=game_id)
+    seat = replay_page.viewer_seat(game, request.user)
+    if not replay_page.may_view(game, seat):
+        raise Http404("No such game")
+    return _record(game, seat)
+
+
+@seat_link
+def seat_record(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """The game record of a seat's game, as that seat may see it."""
+    return _record(seat.game, seat)
+
+
+def _replay(
+    request: HttpRequest,
+    game: Game,
+    seat: Seat | None,
+    base: str,
+    record_url: str,
+    board_url: str = "",
+) -> HttpResponse:
+    viewer = seat.position if seat is not None else None
+    moves = replay_page.Replay(game, viewer)
+    form = ReplayStepForm(request.GET)
+    wanted = form.cleaned_data["move"] if form.is_valid() else None
+    error, status = "", 200
+    if not form.is_valid() or (wanted is not None and wanted > moves.last_seq):
+        error = f"There is no move {request.GET.get('move')!r}: this game has moves 1 to "
+        error += f"{moves.last_seq}. Here is the latest."
+        wanted, status = None, 404
+    frame = moves.frame(wanted)
+    if board_url == "" and seat is not None:
+        board_url = links.seat_path(seat)
+    svg = board.board_svg(
+        frame.state,
+        viewer,
+        highlight=board.last_turn(frame.state, frame.events),
+        seat_names=frame.names,
+    )
+    context = {
+        "game": game,
+        "frame": frame,
+        "svg": svg,
+        "scored_rounds": moves.scored_rounds(),
+        "base": base,
+        "record_url": record_url,
+        "board_url": board_url,
+        "error": error,
+        "seat": seat,
+    }
+    response = render(request, "games/replay.html", context, status=status)
+    if game.status != Game.Status.FINISHED and seat is not None:
+        # A running game's replay shows the viewer's hand: no copy in any cache.
+        add_never_cache_headers(response)
+    return response
+
+
+def _record(game: Game, seat: Seat | None) -> HttpResponse:
+    viewer = seat.position if seat is not None else None
+    body = json.dumps(replay_page.record(game, viewer), indent=1, ensure_ascii=False)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(
+        as_attachment=True, filename=f"railmail-game-{game.pk}.json"
+    )
+    if game.status != Game.Status.FINISHED:
+        # A running game's record changes with every move and holds one player's hand.
+        add_never_cache_headers(response)
+    return response

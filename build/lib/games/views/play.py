@@ -1,0 +1,107 @@
+"""Playing through a signed seat link: the board page, moves, joining, fresh links.
+
+GET never changes anything (mail scanners open links); every change is a POST with a
+CSRF token, and a move carries the game version the player saw.
+"""
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games import rules, services
+from games.board_page import seat_page
+from games.forms import EmailForm, MoveForm
+from games.links import seat_path
+from games.models import Game, Seat
+from games.views.seat_link import seat_link
+from pbem import ratelimits
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@never_cache  # the board page shows the player's hand
+@seat_link
+def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """A seat's board page; a POST plays the seat's move."""
+    game = seat.game
+    if game.status == Game.Status.SETUP:
+        # A move before the game starts: show where things stand instead.
+        status = 409 if request.method == "POST" else 200
+        return render(request, "games/invitation.html", {"game": game, "seat": seat}, status=status)
+
+    events = game.engine_events()
+    state = rules.replay(events)
+    my_turn = state.seat_to_move == seat.position and not seat.is_bot
+    if request.method != "POST":
+        form = MoveForm(state=state, seat=seat.position, initial={"version": game.version})
+        return _board(request, game, seat, state, events, form if my_turn else None)
+
+    form = MoveForm(request.POST, state=state, seat=seat.position)
+    seen = request.POST.get("version", "")
+    if seen and seen != str(game.version):
+        return _board(request, game, seat, state, events, form if my_turn else None, moved_on=True)
+    if not my_turn:
+        form.add_error(None, "It is not your turn.")
+        return _board(request, game, seat, state, events, None, status=400, error=form)
+    if not form.is_valid():
+        return _board(request, game, seat, state, events, form, status=400)
+    try:
+        services.submit_move(game, seat, form.cleaned_data["move"], form.cleaned_data["version"])
+    except services.GameMovedOn:
+        game.refresh_from_db()
+        events = game.engine_events()
+        state = rules.replay(events)
+        return _board(request, game, seat, state, events, None, moved_on=True)
+    except rules.IllegalMove as exc:
+        form.add_error(None, exc.message)
+        return _board(request, game, seat, state, events, form, status=422)
+    messages.success(request, "Your move is in.")
+    return redirect(seat_path(seat))
+
+
+def _board(request, game, seat, state, events, form, *, status=200, moved_on=False, error=None):
+    context = seat_page(game, seat, state, events, form)
+    context["moved_on"] = moved_on
+    context["error_form"] = error
+    return render(request, "games/board.html", context, status=409 if moved_on else status)
+
+
+@require_POST
+@seat_link
+def join(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """Accept the invitation to a seat; the game starts when the last player joins."""
+    game = services.accept_seat(seat)
+    if game.status == Game.Status.SETUP:
+        messages.success(request, "You have joined. The game starts when everyone has.")
+    else:
+        messages.success(request, "You have joined, and the game has started.")
+    return redirect(seat_path(seat))
+
+
+@require_POST
+@ratelimits.per_client("fresh-link-client")
+@seat_link(revoked_too=True)
+def fresh_link(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """Mail a fresh link to the seat's address; older links die when it is first used.
+
+    Works from a revoked link too. The answer is the same whether or not the address
+    was the seat's, so nobody learns who plays where.
+    """
+    form = EmailForm(request.POST)
+    if not form.is_valid():
+        return render(
+            request,
+            "games/bad_link.html",
+            # The link as given, never the seat's current one: it may be an old link.
+            {"reason": "revoked", "form": form, "token": request.resolver_match.kwargs["token"]},
+            status=400,
+        )
+    # Counted whether or not the address is the seat's: guesses count too.
+    ratelimits.check(
+        request,
+        ("fresh-link-seat", str(seat.pk)),
+        ("fresh-link-address", form.cleaned_data["email"].lower()),
+    )
+    services.send_fresh_link(seat, form.cleaned_data["email"])
+    return render(request, "games/fresh_link_sent.html", {"email": form.cleaned_data["email"]})

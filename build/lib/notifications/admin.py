@@ -1,0 +1,41 @@
+from django.contrib import admin, messages
+
+from notifications import outbox, tasks
+from notifications.models import Message, Suppression
+
+
+@admin.register(Message)
+class MessageAdmin(admin.ModelAdmin):
+    list_display = ["created_at", "kind", "to", "game", "status", "attempts", "sent_at"]
+    list_filter = ["status", "kind"]
+    search_fields = ["to", "subject", "provider_id"]
+    date_hierarchy = "created_at"
+    raw_id_fields = ["game", "seat"]
+    readonly_fields = [f.name for f in Message._meta.fields]
+    actions = ["send_again"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    @admin.action(description="Send again (an email that was being sent may arrive twice)")
+    def send_again(self, request, queryset):
+        # Rows stuck in "sending" may have reached the server before their worker died;
+        # only an operator who has looked at the provider's log can tell.
+        was_sending = queryset.filter(status=Message.Status.SENDING).count()
+        ids = outbox.requeue(queryset.values_list("pk", flat=True))
+        tasks.deliver_after_commit(ids)
+        self.message_user(request, f"{len(ids)} email(s) queued again.", messages.SUCCESS)
+        if was_sending:
+            self.message_user(
+                request,
+                f'{was_sending} of them had been left "being sent": the server may '
+                "already have delivered them, so their recipients may get them twice.",
+                messages.WARNING,
+            )
+
+
+@admin.register(Suppression)
+class SuppressionAdmin(admin.ModelAdmin):
+    list_display = ["address", "reason", "created_at"]
+    list_filter = ["reason"]
+    search_fields = ["address"]

@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+
+
+class NotificationsConfig(AppConfig):
+    """Every email Railmail sends: the outbox, delivery, reminders, digests, unsubscribes."""
+
+    name = "notifications"
+
+    def ready(self) -> None:
+        from notifications import receivers  # noqa: F401  (connects the signal receivers)

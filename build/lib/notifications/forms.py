@@ -1,0 +1,52 @@
+from django import forms
+from django.core import signing
+
+from notifications import emails
+
+
+class SignedAddressForm(forms.Form):
+    """A form whose only input is a signed token naming an email address."""
+
+    salt = ""
+    token = forms.CharField(widget=forms.HiddenInput)
+
+    def clean_token(self) -> str:
+        try:
+            return emails.address_for_token(self.cleaned_data["token"], self.salt)
+        except signing.BadSignature:
+            raise forms.ValidationError(
+                "This link is damaged: copy the whole link from the email."
+            ) from None
+
+
+class ResumeMailForm(SignedAddressForm):
+    salt = emails.RESUME_SALT
+    next = forms.CharField(required=False, widget=forms.HiddenInput)
+
+
+class VacationForm(forms.Form):
+    """How many days of one's vacation allowance to take, from now."""
+
+    days = forms.IntegerField(
+        label="Days away",
+        min_value=1,
+        help_text="Your clocks stop in all your games until you are back.",
+    )
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["days"].widget.attrs["max"] = user.vacation_days_left
+        self.fields["days"].validators.append(_at_most_days_left(user))
+
+
+def _at_most_days_left(user):
+    def validate(days: int) -> None:
+        if days > user.vacation_days_left:
+            left = user.vacation_days_left
+            raise forms.ValidationError(
+                f"You have {left} vacation day{'' if left == 1 else 's'} left."
+                if left
+                else "You have no vacation days left."
+            )
+
+    return validate

@@ -1,0 +1,107 @@
+"""The outbox of every email Railmail sends, and the addresses that must not get mail."""
+
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+class Message(models.Model):
+    """One email, written in the same transaction as the event that causes it.
+
+    The row holds the rendered email, so that delivery only sends what the event decided,
+    and is unique per (recipient, game, event, kind): whatever runs twice, it is one email.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting to be sent"
+        SENDING = "sending", "Being sent"
+        SENT = "sent", "Sent"
+        FAILED = "failed", "Failed"
+        SUPPRESSED = "suppressed", "Not sent: mail to the address is stopped"
+
+    kind = models.CharField(max_length=32)
+    to = models.EmailField()
+    game = models.ForeignKey(
+        "games.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="emails"
+    )
+    seat = models.ForeignKey(
+        "games.Seat", null=True, blank=True, on_delete=models.SET_NULL, related_name="emails"
+    )
+    event = models.CharField(
+        max_length=64, help_text="Which event of the game caused it, e.g. v12 or round-2."
+    )
+    subject = models.CharField(max_length=250)
+    body_text = models.TextField()
+    body_html = models.TextField(blank=True)
+    headers = models.JSONField(default=dict, blank=True)
+
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(default=timezone.now)
+    next_attempt_at = models.DateTimeField(default=timezone.now)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    stuck_reported_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the operator was told this row was left 'being sent' by a worker.",
+    )
+    provider_id = models.CharField(max_length=200, blank=True)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["to", "game", "event", "kind"], name="notifications_message_once"
+            ),
+            # NULLs are distinct in a unique index: emails outside any game need their own.
+            models.UniqueConstraint(
+                fields=["to", "event", "kind"],
+                condition=Q(game__isnull=True),
+                name="notifications_message_once_no_game",
+            ),
+        ]
+        indexes = [
+            # The sweep reads only the rows still waiting.
+            models.Index(
+                fields=["next_attempt_at"],
+                condition=Q(status="pending"),
+                name="notifications_message_pending",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.to} ({self.status})"
+
+
+class Suppression(models.Model):
+    """An address Railmail must not mail, and why. Deleting the row turns mail back on."""
+
+    class Reason(models.TextChoices):
+        BOUNCED = "bounced", "Mail to it bounced"
+        COMPLAINED = "complained", "It reported our mail as spam"
+        UNSUBSCRIBED = "unsubscribed", "It unsubscribed"
+
+    address = models.EmailField(unique=True)
+    reason = models.CharField(max_length=16, choices=Reason.choices)
+    detail = models.TextField(blank=True, help_text="What the provider reported.")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.address} ({self.reason})"
+
+    @classmethod
+    def for_address(cls, address: str) -> "Suppression | None":
+        """Why mail to ``address`` is stopped, or None when it is not."""
+        return cls.objects.filter(address=address.strip().lower()).first()
+
+    @classmethod
+    def stops(cls, address: str, kind: str) -> bool:
+        """Whether mail of ``kind`` to ``address`` must not be sent: the one check."""
+        return kind not in UNSUPPRESSIBLE_KINDS and cls.for_address(address) is not None
+
+
+# A login link is asked for by the person who reads it, there and then: an unsubscribe
+# from game mail must not lock them out. Bounces and complaints still stop it.
+UNSUPPRESSIBLE_KINDS = {"login_link"}

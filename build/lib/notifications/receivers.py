@@ -1,0 +1,86 @@
+"""Where the notifications app listens: games announce what happened, emails follow.
+
+``events_recorded`` and ``seat_invited`` are sent inside the write transaction, so the
+outbox rows written here commit or roll back together with what caused them; each new
+row is queued for delivery after the commit. The provider's tracking webhook reports
+bounces and complaints.
+"""
+
+from anymail.signals import EventType, tracking
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+
+from accounts.models import normalize_email
+from games.narration import MOVE_TYPES
+from games.signals import events_recorded, seat_invited
+from notifications import emails, tasks
+from notifications.models import Message, Suppression
+
+
+@receiver(post_save, sender=Message, dispatch_uid="notifications.queue_delivery")
+def queue_delivery(sender, instance: Message, created: bool, **kwargs) -> None:
+    """Deliver a new outbox row once its transaction commits (a suppressed one never)."""
+    if created and instance.status == Message.Status.PENDING:
+        tasks.deliver_after_commit([instance.pk])
+
+
+@receiver(seat_invited, dispatch_uid="notifications.write_invitation")
+def write_invitation(sender, seat, reminder: bool, fresh_link: bool = False, **kwargs) -> None:
+    emails.invitation(seat, reminder=reminder, fresh_link=fresh_link)
+
+
+@receiver(events_recorded, dispatch_uid="notifications.write_game_emails")
+def write_game_emails(sender, game, state, events, **kwargs) -> None:
+    seats = list(game.seats.select_related("user").order_by("position"))
+    types = [event.type for event in events]
+    for event in events:
+        if event.type == "round_scored":
+            hands = state.last_scoring["hands"]
+            emails.round_scored(game, seats, event.data, hands)
+        elif event.type == "game_ended":
+            emails.game_over(game, seats, state)
+        elif event.type == "seat_taken_by_bot":
+            emails.bot_took_over(game, seats, seats[event.data["seat"]])
+
+    if state.is_over or state.seat_to_move is None:
+        return
+    turn_changed = "round_started" in types or any(t in MOVE_TYPES for t in types)
+    if not turn_changed:
+        return
+    seat = seats[state.seat_to_move]
+    movers = [event.data["seat"] for event in events if event.type in MOVE_TYPES]
+    # Never an email to the player who just moved about their own move (a player may
+    # be next again when their move ended the round and they start the next one).
+    own_move = movers and movers[-1] == seat.position and "round_started" not in types
+    if (
+        own_move
+        or seat.is_bot
+        or seat.autopilot
+        or not seat.email
+        or not emails.wants_each_turn(seat)
+    ):
+        return
+    emails.your_turn(game, seat, state, game.engine_events())
+
+
+@receiver(tracking, dispatch_uid="notifications.record_provider_event")
+def record_provider_event(sender, event, esp_name: str, **kwargs) -> None:
+    """Stop mail to an address after a hard bounce or a spam complaint.
+
+    anymail reports a hard (permanent) bounce as "bounced" and a soft one as "deferred";
+    only the first means the mailbox is gone.
+    """
+    reasons = {
+        EventType.BOUNCED: Suppression.Reason.BOUNCED,
+        EventType.COMPLAINED: Suppression.Reason.COMPLAINED,
+    }
+    if event.event_type not in reasons or not event.recipient:
+        return
+    detail = event.description or event.mta_response or ""
+    Suppression.objects.update_or_create(
+        address=normalize_email(event.recipient),
+        defaults={
+            "reason": reasons[event.event_type],
+            "detail": f"{esp_name}: {detail}".strip()[:2000],
+        },
+    )

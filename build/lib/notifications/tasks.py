@@ -1,0 +1,61 @@
+"""Celery tasks: small, idempotent wrappers around notifications' functions."""
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from celery import shared_task
+from django.db import transaction
+from django.utils import timezone
+
+from notifications import digests, outbox, reminders
+
+
+@shared_task(
+    bind=True,
+    max_retries=outbox.MAX_ATTEMPTS,
+    acks_late=True,
+    # A server that never answers must not hold a worker for ever. The soft limit ends
+    # the send as a temporary failure; the hard one kills the worker's process, leaving
+    # the row "sending" for sweep_outbox to report.
+    soft_time_limit=outbox.SEND_SOFT_TIME_LIMIT,
+    time_limit=outbox.SEND_TIME_LIMIT,
+)
+def deliver(self, message_id: int) -> str:
+    """Send one outbox row. Running it twice sends it once."""
+    try:
+        message = outbox.deliver(message_id)
+    except outbox.TemporaryFailure as exc:
+        if self.request.is_eager:
+            # In-process (no broker): the periodic sweep tries again later, rather than
+            # retrying inside the request that caused the email.
+            return "retry later"
+        raise self.retry(exc=exc, countdown=exc.retry_in.total_seconds()) from exc
+    return message.status if message is not None else "not pending"
+
+
+def deliver_after_commit(message_ids: Iterable[int]) -> None:
+    """Queue delivery of each outbox row once the current transaction commits."""
+    for pk in message_ids:
+        # robust: a broker that is down must not turn a committed move into an error
+        # page; the row stays pending and the sweep queues it again.
+        transaction.on_commit(lambda pk=pk: deliver.delay(pk), robust=True)
+
+
+@shared_task
+def sweep_outbox(now: str | None = None) -> dict[str, int]:
+    """Queue again the rows whose task was lost; tell the operator of rows stuck mid-send."""
+    moment = datetime.fromisoformat(now) if now else timezone.now()
+    lost = outbox.lost_rows(moment)
+    for pk in lost:
+        deliver.delay(pk)
+    return {"requeued": len(lost), "stuck": outbox.report_stuck(moment)}
+
+
+@shared_task
+def send_reminders_and_digests(now: str | None = None) -> dict[str, int]:
+    """Every minute: the reminders that have come due, and the daily digests."""
+    moment = datetime.fromisoformat(now) if now else timezone.now()
+    return {
+        "reminders": reminders.send_due_reminders(moment),
+        "digests": digests.send_digests(moment),
+    }

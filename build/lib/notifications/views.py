@@ -1,0 +1,152 @@
+"""Pages about email and time: one-click unsubscribe, turning mail back on, vacations,
+the local mailbox."""
+
+from csp.decorators import csp_replace
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core import signing
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import Resolver404, resolve
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games import links, services
+from games.models import Seat
+from games.views.seat_link import seat_link
+from notifications import emails
+from notifications.forms import ResumeMailForm, VacationForm
+from notifications.models import Message, Suppression
+
+
+@csrf_exempt  # RFC 8058: the mail provider POSTs here with no session and no token.
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """GET asks for confirmation and changes nothing; POST unsubscribes the address."""
+    try:
+        address = emails.address_for_token(token, emails.UNSUBSCRIBE_SALT)
+    except signing.BadSignature:
+        return render(request, "notifications/unsubscribe_bad.html", status=400)
+    if request.method == "POST":
+        Suppression.objects.get_or_create(
+            address=address, defaults={"reason": Suppression.Reason.UNSUBSCRIBED}
+        )
+        return render(request, "notifications/unsubscribed.html", {"address": address})
+    stopped = Suppression.for_address(address)
+    return render(
+        request, "notifications/unsubscribe.html", {"address": address, "stopped": stopped}
+    )
+
+
+@csrf_exempt  # providers send no CSRF token: their shared secret and signature secure it
+def provider_webhook(request: HttpRequest, esp: str, rest: str) -> HttpResponse:
+    """The configured provider's anymail webhook (tracking, inbound); 404 for any other.
+
+    Mounting all of anymail.urls would let anyone post to a provider we do not use,
+    whose webhook knows none of our secrets.
+    """
+    if not settings.ANYMAIL_ESP or esp != settings.ANYMAIL_ESP:
+        raise Http404("No webhook for that provider here.")
+    try:
+        match = resolve(f"/{esp}/{rest}", urlconf="anymail.urls")
+    except Resolver404:
+        raise Http404("No such webhook.") from None
+    return match.func(request, *match.args, **match.kwargs)
+
+
+@require_POST
+def resume(request: HttpRequest) -> HttpResponse:
+    """Turn mail to an address back on (the banner's button on the board page)."""
+    form = ResumeMailForm(request.POST)
+    if form.is_valid():
+        address = form.cleaned_data["token"]
+        Suppression.objects.filter(address=address).delete()
+        messages.success(request, f"Emails to {address} are on again.")
+        target = form.cleaned_data["next"]
+        if target and url_has_allowed_host_and_scheme(
+            target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        ):
+            return redirect(target)
+        return render(request, "notifications/resumed.html", {"address": address})
+    return render(request, "notifications/unsubscribe_bad.html", status=400)
+
+
+def _debug_only() -> None:
+    if not settings.DEBUG:
+        raise Http404("The mailbox exists only in debug mode.")
+
+
+def mailbox(request: HttpRequest) -> HttpResponse:
+    """Every email the outbox holds, newest first: the local developer's inbox."""
+    _debug_only()
+    rows = Message.objects.select_related("game").only(
+        "pk", "kind", "to", "subject", "status", "created_at", "game"
+    )[:200]
+    return render(request, "notifications/mailbox.html", {"messages_list": rows})
+
+
+@never_cache  # emails show a player's hand
+# An email's HTML part (in a sandboxed srcdoc frame, which inherits this page's policy)
+# carries the inline styles email clients need: this page alone allows inline styles, and
+# no script at all.
+@csp_replace(
+    {
+        "default-src": ["'none'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "script-src": ["'none'"],
+        "form-action": ["'none'"],
+    }
+)
+def mailbox_message(request: HttpRequest, pk: int) -> HttpResponse:
+    _debug_only()
+    message = get_object_or_404(Message, pk=pk)
+    return render(request, "notifications/mailbox_message.html", {"message": message})
+
+
+@require_POST
+@seat_link
+def take_seat_back(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """The player takes their seat back from the bot (the button on their board page)."""
+    if seat.autopilot:
+        services.take_seat_back(seat)
+        messages.success(request, "Your seat is yours again: the bot no longer plays it.")
+    return redirect(links.seat_path(seat))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def vacation(request: HttpRequest) -> HttpResponse:
+    """Start a vacation: the player's clocks stop in all their games for that many days."""
+    user = request.user
+    on_vacation = user.vacation_until is not None and user.vacation_until > timezone.now()
+    form = VacationForm(request.POST or None, user=user)
+    if request.method == "POST" and not on_vacation and form.is_valid():
+        try:
+            services.start_vacation(user, form.cleaned_data["days"])
+        except services.VacationError as exc:  # e.g. the same form sent twice from two tabs
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, "Enjoy your vacation: your clocks are paused.")
+            return redirect("notifications:vacation")
+    return render(
+        request, "notifications/vacation.html", {"form": form, "on_vacation": on_vacation}
+    )
+
+
+@login_required
+@require_POST
+def end_vacation(request: HttpRequest) -> HttpResponse:
+    """End one's vacation early; the whole days not begun go back to the allowance."""
+    if request.user.vacation_until is not None:
+        returned = services.end_vacation(request.user)
+        messages.success(
+            request,
+            f"Welcome back: your clocks run again, and {returned} "
+            f"day{'' if returned == 1 else 's'} went back to your allowance.",
+        )
+    return redirect("notifications:vacation")

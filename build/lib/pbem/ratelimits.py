@@ -1,0 +1,98 @@
+"""Rate limits on everything that sends email: sign-in, fresh links, new games and their
+invitations, reminders (issue 13).
+
+Each limit counts per address (the email's recipient), per client (its IP address) or per
+account, in the "ratelimit" cache that every web process shares (Redis in production, a
+file cache under var/ locally; see pbem/settings.py), through django-ratelimit. A request
+over a limit raises ``Ratelimited``; django-ratelimit's middleware answers it with
+``pbem.views.rate_limited``, a clear 429 page.
+
+The client's address is read from the header the trusted reverse proxy sets
+(``RAILMAIL_CLIENT_IP_HEADER``, a request.META key such as HTTP_X_FORWARDED_FOR; default
+REMOTE_ADDR). Nothing else the client sends is trusted: of a list, the last entry is the
+one the proxy itself added.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+
+from django.conf import settings
+from django.http import HttpRequest
+from django_ratelimit.core import is_ratelimited
+from django_ratelimit.exceptions import Ratelimited
+
+# group -> "count/period" (django-ratelimit's notation: s, m, h, d). RAILMAIL_RATE_LIMITS
+# in the settings may change any of them.
+RATES = {
+    # Sign-in links: a person asks for one, maybe twice.
+    "login-address": "5/h",
+    "login-client": "20/h",
+    # Fresh seat links.
+    "fresh-link-seat": "5/h",
+    "fresh-link-address": "5/h",
+    "fresh-link-client": "20/h",
+    # New games, reminders and replacements: what an account can make us send.
+    "invite-account": "30/h",
+    "invite-client": "60/h",
+    # Invitations an address receives: from anyone, and from accounts it has never
+    # played with (the rule against spam from our domain).
+    "invite-address": "10/d",
+    "invite-stranger": "3/d",
+}
+
+
+def rate(group: str) -> str:
+    return getattr(settings, "RAILMAIL_RATE_LIMITS", {}).get(group, RATES[group])
+
+
+def client_ip(request: HttpRequest) -> str:
+    """The client's address, from the trusted proxy's header only."""
+    header = getattr(settings, "RAILMAIL_CLIENT_IP_HEADER", "REMOTE_ADDR")
+    value = request.META.get(header, "") or ""
+    # The proxy appends the address it saw to whatever the client sent: take the last.
+    return value.split(",")[-1].strip() or "unknown"
+
+
+def hit(request: HttpRequest, group: str, value: str) -> bool:
+    """Count one more request of ``group`` for ``value``; return whether it is over."""
+    return is_ratelimited(
+        request, group=group, key=lambda _group, _request: value, rate=rate(group), increment=True
+    )
+
+
+def check(request: HttpRequest, *limits: tuple[str, str]) -> None:
+    """Count each (group, value); raise Ratelimited when any is over its limit."""
+    over = [group for group, value in limits if hit(request, group, value)]
+    if over:
+        raise Ratelimited(f"over the rate limit: {', '.join(over)}")
+
+
+def per_client(group: str, *, account_group: str = "") -> Callable:
+    """A view decorator: each POST counts for the client (and, signed in, the account)."""
+
+    def decorate(view: Callable) -> Callable:
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args, **kwargs):
+            if request.method == "POST":
+                limits = [(group, client_ip(request))]
+                if account_group and request.user.is_authenticated:
+                    limits.append((account_group, str(request.user.pk)))
+                check(request, *limits)
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+def may_invite(request: HttpRequest, inviter, address: str, played_together: bool) -> bool:
+    """Count an invitation to ``address``; whether it may be sent.
+
+    An address gets at most "invite-address" invitations a day, and of those at most
+    "invite-stranger" from accounts it has never played with (``played_together``).
+    """
+    if not played_together and hit(request, "invite-stranger", address.lower()):
+        return False
+    return not hit(request, "invite-address", address.lower())

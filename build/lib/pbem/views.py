@@ -1,0 +1,45 @@
+"""The site's own error pages: too many requests (429), the database being down (503),
+and the server error (500) that falls back to the 503 page for a database error."""
+
+import logging
+import sys
+
+from django.db import InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse, HttpResponseServerError
+from django.shortcuts import render
+from django.template import loader
+
+log = logging.getLogger(__name__)
+
+# How long a client over a rate limit is asked to wait before trying again.
+RATE_LIMIT_RETRY_AFTER = 600
+# How long a client is asked to wait while the database is unreachable (a restart).
+OUTAGE_RETRY_AFTER = 30
+
+
+def rate_limited(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The page for a request over a rate limit (RATELIMIT_VIEW)."""
+    response = render(request, "429.html", status=429)
+    response["Retry-After"] = str(RATE_LIMIT_RETRY_AFTER)
+    return response
+
+
+def service_unavailable(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The database is unreachable: say so, and when to try again.
+
+    Rendered without the request's context: the context processors read the session and
+    the user, which live in the database that is down.
+    """
+    log.error("Database unavailable for %s %s: %s", request.method, request.path, exception)
+    body = loader.get_template("503.html").render({"retry_after": OUTAGE_RETRY_AFTER})
+    response = HttpResponse(body, status=503)
+    response["Retry-After"] = str(OUTAGE_RETRY_AFTER)
+    return response
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500: the 503 page when the error was the database's, else a plain 500."""
+    exception = sys.exc_info()[1]
+    if isinstance(exception, OperationalError | InterfaceError):
+        return service_unavailable(request, exception)
+    return HttpResponseServerError(loader.get_template("500.html").render({}))
