@@ -10,10 +10,12 @@ import signal
 import subprocess
 import sys
 import uuid
+from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
+import redis
 from celery import Celery
 from django.conf import settings
 from django.core import mail
@@ -26,6 +28,7 @@ from notifications.models import Message
 from pbem import celery_app
 from tests.conftest import play_turn
 from tests.factories import GameFactory
+from tests.mail_servers import silent_server
 from tests.real_worker import (
     NEEDS_WORKER,
     REDIS_URL,
@@ -171,3 +174,120 @@ def test_a_worker_that_dies_mid_send_never_sends_twice(tmp_path: Path):
     # Nothing sends it again by itself; the operator is told it is stuck.
     later = timezone.now() + outbox.STUCK_AFTER + timedelta(minutes=1)
     assert tasks.sweep_outbox(later.isoformat()) == {"requeued": 0, "stuck": 1}
+
+
+# Issue 13: time limits. Celery enforces them in its prefork pool, the production one.
+
+
+def start_prefork_worker(tmp_path: Path, queue: str, backend: str, **env) -> subprocess.Popen:
+    db = settings.DATABASES["default"]
+    environment = {
+        **os.environ,
+        "DATABASE_URL": (
+            f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:"
+            f"{db['PORT'] or 5432}/{db['NAME']}"
+        ),
+        "CELERY_BROKER_URL": REDIS_URL,
+        "EMAIL_BACKEND": f"tests.notifications.worker_process.{backend}",
+        "RAILMAIL_TEST_SENDING_MARKER": str(tmp_path / "sending"),
+        "RAILMAIL_TEST_TRANSPORT_OPTIONS": json.dumps(transport_options(queue)),
+        **env,
+    }
+    log = (tmp_path / "worker.log").open("w")
+    return subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "tests.notifications.worker_process",
+         "worker", "--pool=prefork", "--concurrency=1", "-Q", queue, "--loglevel=WARNING",
+         "--without-mingle", "--without-gossip", "--without-heartbeat"],
+        cwd=settings.BASE_DIR, env=environment, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+
+
+def row_not_yet_queued() -> Message:
+    """A pending outbox row whose delivery the test queues itself."""
+    from notifications import emails
+
+    row = emails.login_link("ada@example.org", "https://railmail.example.org/l/t/")
+    wait_for(lambda: Message.objects.filter(pk=row.pk).exists(), "the row")
+    Message.objects.filter(pk=row.pk).update(
+        status=Message.Status.PENDING, attempts=0, error="", sent_at=None
+    )
+    return row
+
+
+@contextmanager
+def publishing_to(queue: str):
+    app = Celery("railmail-test-publisher", set_as_current=False)
+    app.config_from_object("django.conf:settings", namespace="CELERY")
+    app.conf.update(broker_url=REDIS_URL, task_always_eager=False, task_default_queue=queue)
+    app.set_current()
+    try:
+        yield app
+    finally:
+        celery_app.set_current()
+        celery_app.set_default()
+
+
+def stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.kill()
+        process.wait(timeout=WAIT)
+    redis.Redis.from_url(REDIS_URL).delete(*transport_options_keys(process.args))
+
+
+def transport_options_keys(args) -> list[str]:
+    queue = args[args.index("-Q") + 1]
+    keys = [v for k, v in transport_options(queue).items() if k.endswith("key")]
+    return [queue, *keys, f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}"]
+
+
+def test_the_soft_time_limit_ends_a_send_to_a_server_that_never_answers(tmp_path: Path):
+    queue = f"railmail-test-{uuid.uuid4().hex}"
+    with silent_server() as port:
+        process = start_prefork_worker(
+            tmp_path, queue, "SilentServerBackend", RAILMAIL_TEST_SMTP_PORT=str(port)
+        )
+        try:
+            row = row_not_yet_queued()
+            with publishing_to(queue):
+                tasks.deliver.apply_async((row.pk,), soft_time_limit=2, time_limit=30)
+            # The worker is free again, and the row is pending for a later retry.
+            wait_for(
+                lambda: (
+                    Message.objects.get(pk=row.pk).status == Message.Status.PENDING
+                    and Message.objects.get(pk=row.pk).attempts == 1
+                ),
+                "the soft time limit to release the row",
+                timeout=60,
+            )
+            row.refresh_from_db()
+            assert "SoftTimeLimitExceeded" in row.error
+            assert process.poll() is None  # the worker lives on
+        finally:
+            stop(process)
+
+
+def test_the_hard_time_limit_leaves_the_row_for_the_operator_who_is_told_once(
+    tmp_path: Path, settings
+):
+    settings.ADMINS = [("Ops", "ops@example.org")]
+    queue = f"railmail-test-{uuid.uuid4().hex}"
+    process = start_prefork_worker(tmp_path, queue, "StubbornBackend")
+    try:
+        row = row_not_yet_queued()
+        with publishing_to(queue):
+            tasks.deliver.apply_async((row.pk,), soft_time_limit=1, time_limit=3)
+        wait_for((tmp_path / "sending").exists, "the worker to start sending", timeout=60)
+        wait_for(
+            lambda: "Hard time limit" in (tmp_path / "worker.log").read_text(),
+            "the hard time limit to kill the send",
+            timeout=60,
+        )
+    finally:
+        stop(process)
+    row.refresh_from_db()
+    assert row.status == Message.Status.SENDING  # it may have reached the server
+    later = (timezone.now() + outbox.STUCK_AFTER).isoformat()
+    assert tasks.sweep_outbox(later) == {"requeued": 0, "stuck": 1}
+    assert tasks.sweep_outbox(later) == {"requeued": 0, "stuck": 1}
+    told = [m for m in mail.outbox if m.to == ["ops@example.org"]]
+    assert len(told) == 1 and f"row {row.pk}: login_link" in told[0].body

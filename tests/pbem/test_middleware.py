@@ -87,3 +87,27 @@ def test_with_the_broker_down_sign_in_succeeds_and_the_sweep_sends_later(client)
     assert tasks.sweep_outbox(later.isoformat())["requeued"] == 1
     row.refresh_from_db()
     assert row.status == Message.Status.SENT
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_with_the_broker_down_every_form_that_sends_email_still_answers():
+    from tests.games.views.test_setup import new_game_data
+
+    creator = UserFactory()
+    client = Client()
+    client.force_login(creator)
+    with broker_down():
+        response = client.post(reverse("games:new"), new_game_data())
+        assert response.status_code == 302
+        game = creator.games_created.get()
+        ada = game.seats.get(name="Ada")
+        token = seat_path(ada).split("/")[2]
+        remind = client.post(reverse("games:remind", args=[game.pk, ada.position]))
+        assert remind.status_code == 302
+        fresh = Client().post(reverse("games:fresh_link", args=[token]), {"email": ada.email})
+        assert fresh.status_code == 200
+        assert Client().post(reverse("games:join", args=[token])).status_code == 302
+    # Every email is in the outbox, waiting for the sweep once the broker is back.
+    rows = Message.objects.filter(to=ada.email)
+    assert rows.count() == 3 and {row.status for row in rows} == {Message.Status.PENDING}

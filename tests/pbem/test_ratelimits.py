@@ -192,3 +192,60 @@ def test_the_limits_count_in_redis_shared_by_every_web_process(settings):
     keys = server.keys("railmail-test-ratelimit:*rl:test-*")
     assert keys  # the counts are in Redis, where every web process reads them
     server.delete(*keys)
+
+
+def test_the_local_file_cache_is_shared_by_processes(settings, tmp_path, rf):
+    """The embedded default: another process's requests count against the same limit, as
+    those of `runserver` and `run_periodic`, or several local web processes, would."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    settings.CACHES = {
+        **settings.CACHES,
+        "ratelimit": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(tmp_path / "ratelimit"),
+        },
+    }
+    settings.RAILMAIL_RATE_LIMITS = {"login-address": "3/h"}
+    other_process = (
+        "import django; django.setup()\n"
+        "from django.conf import settings\n"
+        "from django.test import RequestFactory\n"
+        "from pbem import ratelimits\n"
+        f"settings.CACHES['ratelimit']['LOCATION'] = {str(tmp_path / 'ratelimit')!r}\n"
+        f"settings.RATELIMIT_CACHE_PREFIX = {settings.RATELIMIT_CACHE_PREFIX!r}\n"
+        "settings.RAILMAIL_RATE_LIMITS = {'login-address': '3/h'}\n"
+        "request = RequestFactory().post('/accounts/login/')\n"
+        "print([ratelimits.hit(request, 'login-address', 'ada@example.org') for _ in range(3)])\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "pbem.settings"}
+    env.pop("DATABASE_URL", None)
+    result = subprocess.run(
+        [sys.executable, "-c", other_process],
+        env=env, cwd=root, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert result.stdout.strip() == "[False, False, False]", result.stderr
+    # Three counted over there: the fourth, here, is over the limit.
+    assert ratelimits.hit(rf.post("/accounts/login/"), "login-address", "ada@example.org")
+
+
+@pytest.mark.postgres
+def test_with_the_limits_redis_down_signing_in_still_works(settings, caplog):
+    """In production the rate limits' Redis is the broker's: when it restarts, people can
+    still sign in (their email waits in the outbox), and the outage is logged."""
+    from tests.faults import closed_port
+
+    settings.CACHES = {
+        **settings.CACHES,
+        "ratelimit": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{closed_port()}/12",
+        },
+    }
+    response = login(Client(), "ada@example.org")
+    assert response.status_code == 302
+    assert "the cache is unreachable" in caplog.text

@@ -1,9 +1,10 @@
 import re
 
 import pytest
-from django.core import mail
+from django.core import mail, signing
 from django.urls import reverse
 
+from games import links
 from games.links import seat_for_token, seat_path, seat_url
 from games.models import Game
 from notifications.models import Message
@@ -34,6 +35,11 @@ def new_game_data(**changes):
     }
     data.update(changes)
     return data
+
+
+def nonce_of(path: str) -> str:
+    """The seat nonce a link carries (its text also holds the second it was signed)."""
+    return signing.loads(path.split("/")[2], salt=links.SALT)["n"]
 
 
 def page_text(response, address):
@@ -176,8 +182,9 @@ def test_a_fresh_link_goes_only_to_the_seats_address(client, creator):
     assert client.post(fresh_path + "join/").status_code == 302
     assert client.get(old).status_code == 403
     ada.refresh_from_db()
-    # (Compared by the seat it opens: a token made a second later differs in its stamp.)
+    # Compared by the nonce the link carries: its text also holds the second it was signed.
     assert seat_for_token(fresh_path.split("/")[2]) == ada
+    assert nonce_of(fresh_path) == ada.link_nonce and ada.pending_link_nonce == ""
     assert client.get(fresh_path).status_code == 200
 
 
@@ -189,12 +196,12 @@ def test_asking_for_fresh_links_again_and_again_never_revokes_the_players_link(c
     for _ in range(3):  # under the rate limits
         client.post(reverse("games:fresh_link", args=[token]), {"email": "ada@example.com"})
     assert client.get(old).status_code == 200
-    links = {
-        re.search(r"/s/[^/\s]+/", m.body_text).group(0)
+    nonces = {
+        nonce_of(re.search(r"/s/[^/\s]+/", m.body_text).group(0))
         for m in Message.objects.filter(kind="invitation", to="ada@example.com")
     }
     # The invitation's link and one fresh link, mailed three times.
-    assert len(links) == 2 and old in links
+    assert len(nonces) == 2 and nonce_of(old) in nonces
 
 
 @pytest.mark.parametrize(
