@@ -39,11 +39,11 @@ lint: setup
 	$(BIN)/ruff format --check .
 
 test-sqlite: setup
-	env -u DATABASE_URL -u CELERY_BROKER_URL $(BIN)/pytest -n auto
+	env -u DATABASE_URL -u CELERY_BROKER_URL $(BIN)/pytest -n auto --dist loadgroup
 
 test-postgres: setup services
 	@if scripts/services-up --check; then \
-		DATABASE_URL=$(PG_TEST_URL) REDIS_TEST_URL=$(REDIS_TEST_URL) $(BIN)/pytest -n auto; \
+		DATABASE_URL=$(PG_TEST_URL) REDIS_TEST_URL=$(REDIS_TEST_URL) $(BIN)/pytest -n auto --dist loadgroup; \
 	elif [ "$${CI:-}" = true ]; then \
 		echo "PostgreSQL or Redis is not running: CI needs both." >&2; exit 1; \
 	else \

@@ -99,9 +99,9 @@ def deliver(message_id: int) -> Message | None:
         # Sent, being sent by another worker, or given up: a second task does nothing.
         return None
     message = Message.objects.get(pk=message_id)
-    if Suppression.stops(message.to, message.kind):
-        return _finish(message, Message.Status.SUPPRESSED)
     try:
+        if Suppression.stops(message.to, message.kind):
+            return _finish(message, Message.Status.SUPPRESSED)
         email = build_email(message)
         email.send()
     except Exception as exc:

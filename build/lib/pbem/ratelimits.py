@@ -15,6 +15,7 @@ one the proxy itself added.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from functools import wraps
 
@@ -22,6 +23,9 @@ from django.conf import settings
 from django.http import HttpRequest
 from django_ratelimit.core import is_ratelimited
 from django_ratelimit.exceptions import Ratelimited
+from redis import RedisError
+
+log = logging.getLogger(__name__)
 
 # group -> "count/period" (django-ratelimit's notation: s, m, h, d). RAILMAIL_RATE_LIMITS
 # in the settings may change any of them.
@@ -56,10 +60,23 @@ def client_ip(request: HttpRequest) -> str:
 
 
 def hit(request: HttpRequest, group: str, value: str) -> bool:
-    """Count one more request of ``group`` for ``value``; return whether it is over."""
-    return is_ratelimited(
-        request, group=group, key=lambda _group, _request: value, rate=rate(group), increment=True
-    )
+    """Count one more request of ``group`` for ``value``; return whether it is over.
+
+    With the cache unreachable (in production the Redis that is also the broker), the
+    request goes through and the outage is logged: a Redis restart must not stop people
+    signing in or asking for their links, and what they send waits in the outbox anyway.
+    """
+    try:
+        return is_ratelimited(
+            request,
+            group=group,
+            key=lambda _group, _request: value,
+            rate=rate(group),
+            increment=True,
+        )
+    except (RedisError, OSError) as exc:
+        log.error("Rate limit %s not counted, the cache is unreachable: %s", group, exc)
+        return False
 
 
 def check(request: HttpRequest, *limits: tuple[str, str]) -> None:

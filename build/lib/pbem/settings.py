@@ -69,6 +69,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # Health checks answer before anything looks at the host or the scheme (pbem/health.py).
     "pbem.health.HealthCheckMiddleware",
+    # One line per request, with the path's tokens redacted (pbem/logs.py).
+    "pbem.logs.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files, from the app itself (whitenoise), right after the security headers.
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -227,14 +229,27 @@ if PRODUCTION:
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_REFERRER_POLICY = "same-origin"
 
+# Logs go to standard error (systemd's journal in production): one key=value line per
+# request (railmail.requests) and per task (railmail.tasks), with tokens redacted
+# (pbem/logs.py). Errors go to ADMINS by email, without the request's details, and stay
+# in the log as ERROR lines to alert on.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "line"},
+        "mail_admins": {"class": "pbem.logs.RedactingAdminEmailHandler", "level": "ERROR"},
+    },
     "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO")},
-    # Celery logs every task's result at INFO: in-process (make run) that is a line per
-    # email in the server's output, and its repr may hold a task's arguments.
-    "loggers": {"celery.app.trace": {"level": "WARNING"}},
+    "loggers": {
+        # Django's own request errors: to the log, and to ADMINS by email (redacted).
+        "django.request": {"handlers": ["mail_admins"], "level": "ERROR"},
+        # Celery logs every task's result at INFO, repr and all: our own line replaces it.
+        "celery.app.trace": {"level": "WARNING"},
+        # Locally (make run), runserver's own line per request says it already.
+        "railmail.requests": {"level": "INFO" if PRODUCTION else "WARNING"},
+    },
 }
 
 # --- Faults, floods and hostile input (issue 13) -----------------------------------------

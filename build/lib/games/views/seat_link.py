@@ -28,6 +28,8 @@ def seat_link(view: Callable | None = None, *, revoked_too: bool = False):
                 if not (revoked_too and exc.seat is not None):
                     return bad_link(request, token, exc)
                 seat = exc.seat
+            # For the request's log line (pbem/logs.py): which game and seat, no token.
+            request.log_context = {"game": seat.game_id, "seat": seat.position}
             return view(request, seat, *args, **kwargs)
 
         return wrapper

@@ -1,0 +1,273 @@
+"""The whole stack, as deployed: a smoke test of a real game played by email.
+
+From the installed wheel: PostgreSQL migrated, gunicorn, a Celery worker and beat on
+Redis, and an SMTP server of the test's own. A player signs in through the link that
+arrives by SMTP, creates a game over HTTP inviting two others, and the three play their
+first moves through the seat links taken from the emails. Every email arrives exactly
+once. Every process started here is stopped, whatever happens.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import html
+import re
+import signal
+import subprocess
+import time
+import uuid
+from contextlib import ExitStack, contextmanager
+from email.message import EmailMessage
+from urllib.parse import urlsplit
+
+import psycopg
+import pytest
+import redis
+import requests
+from django.db import connection
+
+from tests.faults import closed_port
+from tests.mail_servers import SmtpHandler, smtp_server
+
+# With the packaging test, on one test worker: they share the wheel and its virtualenv.
+pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("installed_wheel")]
+
+WAIT = 30  # seconds for any one thing to happen
+
+
+def wait_for(condition, what: str, timeout: float = WAIT):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if result := condition():
+            return result
+        time.sleep(0.1)
+    raise AssertionError(f"gave up after {timeout} s waiting for {what}")
+
+
+@contextmanager
+def process(command: list, env: dict, cwd, stop: int = signal.SIGTERM):
+    """A background process, stopped on the way out by ``stop`` (then SIGKILL)."""
+    proc = subprocess.Popen(
+        command, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        yield proc
+    finally:
+        proc.send_signal(stop)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+
+
+class Mailbox:
+    """The emails the SMTP server took, parsed."""
+
+    def __init__(self, handler: SmtpHandler):
+        self.handler = handler
+
+    def all(self) -> list[EmailMessage]:
+        return [
+            email.message_from_string(raw, policy=email.policy.default)
+            for raw in list(self.handler.received)
+        ]
+
+    def to(self, address: str) -> list[EmailMessage]:
+        return [m for m in self.all() if address in m["To"]]
+
+    def wait(self, address: str, count: int) -> EmailMessage:
+        """The ``count``-th email to ``address``, waiting for it to arrive."""
+        found = wait_for(lambda: len(self.to(address)) >= count and self.to(address), address)
+        return found[count - 1]
+
+
+def text_of(message: EmailMessage) -> str:
+    return message.get_body(preferencelist=("plain",)).get_content()
+
+
+class Browser:
+    """A player's HTTP client, talking to gunicorn as nginx would forward it."""
+
+    def __init__(self, port: int):
+        self.base = f"http://127.0.0.1:{port}"
+        self.session = requests.Session()
+        self.session.headers.update({"X-Forwarded-Proto": "https", "Host": "127.0.0.1"})
+
+    def local(self, url: str) -> str:
+        """A link from an email (https://127.0.0.1/...), as a request to gunicorn."""
+        return self.base + urlsplit(url).path
+
+    def get(self, url: str) -> requests.Response:
+        response = self.session.get(self.local(url), allow_redirects=False, timeout=WAIT)
+        assert response.status_code == 200, (url, response.status_code)
+        self.keep_cookies()
+        return response
+
+    def keep_cookies(self) -> None:
+        # The site marks its cookies Secure (it is HTTPS behind nginx); this client talks
+        # to gunicorn directly, over loopback, as nginx would.
+        for cookie in self.session.cookies:
+            cookie.secure = False
+
+    def post(self, url: str, data: dict) -> requests.Response:
+        token = self.session.cookies.get("csrftoken")
+        response = self.session.post(
+            self.local(url),
+            data={"csrfmiddlewaretoken": token, **data},
+            headers={"Referer": "https://127.0.0.1/"},
+            allow_redirects=False,
+            timeout=WAIT,
+        )
+        assert response.status_code in (200, 302), (url, response.status_code, response.text)
+        self.keep_cookies()
+        return response
+
+
+def first_option(page: str, name: str) -> str | None:
+    select = re.search(rf'<select name="{name}".*?</select>', page, re.S)
+    if select is None:
+        return None
+    values = re.findall(r'<option value="(\d+)"', select.group(0))
+    return values[0] if values else None
+
+
+def play_a_move(browser: Browser, link: str) -> None:
+    """Open the board by ``link`` and play the first legal pick the page offers."""
+    page = browser.get(link).text
+    version = re.search(r'name="version" value="(\d+)"', page).group(1)
+    point = first_option(page, "point")
+    move = {"point": point} if point else {"line1": first_option(page, "line1")}
+    response = browser.post(link, {"version": version, **move})
+    assert response.status_code == 302, response.text
+
+
+def seat_link(message: EmailMessage) -> str:
+    return html.unescape(re.search(r"https://127\.0\.0\.1/s/[^/\s]+/", text_of(message)).group(0))
+
+
+def test_a_game_played_by_email_on_the_whole_stack(installed, tmp_path):
+    db = connection.settings_dict
+    server = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
+    name = f"railmail_smoke_{uuid.uuid4().hex[:8]}"
+    redis_url = "redis://127.0.0.1:6379/9"
+    redis.Redis.from_url(redis_url).flushdb()
+    port = closed_port()
+    with ExitStack() as stack:
+        subprocess.run(["psql", f"{server}/postgres", "-qc", f"CREATE DATABASE {name}"], check=True)
+        stack.callback(
+            subprocess.run,
+            ["psql", f"{server}/postgres", "-qc", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"],
+            check=True,
+        )
+        smtp_port, handler = stack.enter_context(smtp_server())
+        mailbox = Mailbox(handler)
+        env = installed.production_env(
+            SITE_URL="https://127.0.0.1",
+            DATABASE_URL=f"{server}/{name}",
+            CELERY_BROKER_URL=redis_url,
+            EMAIL_HOST="127.0.0.1",
+            EMAIL_PORT=str(smtp_port),
+            EMAIL_TIMEOUT="10",
+            STATIC_ROOT=str(tmp_path / "static"),
+            DEFAULT_FROM_EMAIL="Railmail <games@railmail.example.org>",
+        )
+        installed.django(env, "migrate", "--no-input", "-v0")
+        installed.django(env, "collectstatic", "--no-input", "-v0")
+        bin_ = installed.bin
+        stack.enter_context(
+            process(
+                [bin_ / "gunicorn", "pbem.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "2"],
+                env,
+                installed.home,
+                stop=signal.SIGINT,  # gunicorn's quick shutdown
+            )
+        )
+        stack.enter_context(
+            process(
+                [bin_ / "celery", "-A", "pbem", "worker", "--concurrency", "2", "-l", "WARNING"],
+                env,
+                installed.home,
+                stop=signal.SIGQUIT,  # Celery's cold shutdown: nothing is left to do
+            )
+        )
+        beat = stack.enter_context(
+            process(
+                [bin_ / "celery", "-A", "pbem", "beat", "-l", "WARNING", "-s", tmp_path / "beat"],
+                env,
+                installed.home,
+            )
+        )
+        dana = Browser(port)
+        wait_for(lambda: health(dana), "gunicorn to answer its health check")
+
+        # Sign in by the link that arrives over SMTP.
+        dana.get("https://127.0.0.1/accounts/login/")
+        dana.post("https://127.0.0.1/accounts/login/", {"email": "dana@example.org"})
+        sign_in = re.search(
+            r"https://127\.0\.0\.1/accounts/login/[^/\s]+/",
+            text_of(mailbox.wait("dana@example.org", 1)),
+        ).group(0)
+        dana.get(sign_in)
+        assert dana.post(sign_in, {}).status_code == 302
+
+        # A new game, started at once, inviting two players by email.
+        dana.get("https://127.0.0.1/new/")
+        created = dana.post(
+            "https://127.0.0.1/new/",
+            {
+                "title": "Smoke test",
+                "board": "transamerica",
+                "time_per_move": "48",
+                "reminder_hours": "24, 2",
+                "on_timeout": "bot",
+                "bot_takeover_after": "3",
+                "creator_plays": "on",
+                "start_when": "now",
+                "players-TOTAL_FORMS": "2",
+                "players-INITIAL_FORMS": "0",
+                "players-MIN_NUM_FORMS": "0",
+                "players-MAX_NUM_FORMS": "6",
+                "players-0-name": "Bea",
+                "players-0-email": "bea@example.org",
+                "players-1-name": "Cy",
+                "players-1-email": "cy@example.org",
+            },
+        )
+        assert created.status_code == 302
+
+        # Each plays through the link in their your-turn email, which follows the sign-in
+        # link (Dana's first email) and the invitations (Bea's and Cy's).
+        order = ["dana@example.org", "bea@example.org", "cy@example.org"]
+        players = {address: Browser(port) for address in order}
+        seen = dict.fromkeys(order, 1)
+        assert "invited" in mailbox.wait("bea@example.org", 1)["Subject"]
+        for turn in range(5):
+            address = order[turn % 3]
+            seen[address] += 1
+            message = mailbox.wait(address, seen[address])
+            assert "Your turn" in message["Subject"], message["Subject"]
+            play_a_move(players[address], seat_link(message))
+
+        # Every email the outbox sent arrived, exactly once.
+        with psycopg.connect(f"{server}/{name}") as conn:
+
+            def settled():
+                rows = conn.execute(
+                    "SELECT status, count(*) FROM notifications_message GROUP BY status"
+                ).fetchall()
+                return dict(rows) if set(dict(rows)) == {"sent"} else None
+
+            statuses = wait_for(settled, "every email to be sent")
+            ids = conn.execute("SELECT id FROM notifications_message ORDER BY id").fetchall()
+        received = [m["Message-ID"] for m in mailbox.all()]
+        assert len(received) == len(set(received)) == statuses["sent"] == len(ids)
+        assert beat.poll() is None  # beat ran all along
+
+
+def health(browser: Browser) -> bool:
+    try:
+        return requests.get(browser.base + "/health/live", timeout=2).status_code == 200
+    except requests.RequestException:  # not listening yet, or still starting its workers
+        return False
