@@ -66,6 +66,9 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=0, help_text="The seq of the last event.")
     scores = models.JSONField(default=list, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # A digest of the whole event log (games.projection.log_digest): the key of every copy
+    # derived from the log (games.snapshots), which no other log can have.
+    log_digest = models.CharField(max_length=64, blank=True, editable=False)
 
     class Meta:
         indexes = [
