@@ -9,7 +9,6 @@ from pathlib import Path
 
 from tests.test_layers import ROOT, imports_of, project_modules
 
-
 # Django's documented API, despite the underscore.
 PUBLIC = {"_meta"}
 
