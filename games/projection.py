@@ -10,10 +10,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
-from games.models import Event, Game
-
-# Events of a seat's clock (vacations), recorded by games.services. They start no turn.
-CLOCK_EVENTS = ("clock_paused", "clock_resumed")
+from games.models import CLOCK_EVENTS, Event, Game
 
 
 def log_digest(events: Iterable[dict], previous: str = "") -> str:

@@ -196,7 +196,9 @@ def _record(game: Game, before: snapshots.Snapshot, events: list[dict]) -> snaps
     projection["log_digest"] = after.digest
     for name, value in projection.items():
         setattr(game, name, value)
-    game.save(update_fields=list(projection))
+    # A new deadline (or none): the reminder scan looks at the turn at its first reminder.
+    game.remind_at = next(iter(game.reminder_moments()), None)
+    game.save(update_fields=[*projection, "remind_at"])
     # Keyed by the new log's digest: harmless even if this transaction rolls back.
     snapshots.store(after)
     events_recorded.send(sender=Game, game=game, state=after.state, events=rows, snapshot=after)
@@ -413,20 +415,24 @@ def _end_vacation(user, now: datetime) -> int:
 def pause_clocks(user, now: datetime) -> int:
     """Pause ``user``'s clock in each active game where it is not paused yet; return how many.
 
-    start_vacation() calls it, and the deadline scan for games that began during a
-    vacation.
+    start_vacation() calls it; the deadline scan calls pause_clock() for each seat of a
+    game that began during a vacation.
     """
-    paused = 0
-    for seat in _active_seats(user):
-        if clock_paused(seat.game, seat.position):
-            continue  # the usual case in the scan: no need to lock the game
-        with transaction.atomic():
-            game = _lock(seat.game)
-            if game.status == Game.Status.ACTIVE and not clock_paused(game, seat.position):
-                event = {"type": "clock_paused", "seat": seat.position, "at": now.isoformat()}
-                _record(game, snapshots.current(game), [event])
-                paused += 1
-    return paused
+    return sum(pause_clock(seat, now) for seat in _active_seats(user))
+
+
+def pause_clock(seat: Seat, now: datetime) -> bool:
+    """Pause the seat's clock at ``now`` if its game is active and the clock runs; return
+    whether it did."""
+    if clock_paused(seat.game, seat.position):
+        return False  # the usual case: no need to lock the game
+    with transaction.atomic():
+        game = _lock(seat.game)
+        if game.status != Game.Status.ACTIVE or clock_paused(game, seat.position):
+            return False
+        event = {"type": "clock_paused", "seat": seat.position, "at": now.isoformat()}
+        _record(game, snapshots.current(game), [event])
+    return True
 
 
 def clock_paused(game: Game, position: int) -> bool:

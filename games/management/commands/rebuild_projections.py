@@ -1,5 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.utils import timezone
 
 from games import rules
 from games.models import Game
@@ -48,7 +49,13 @@ class Command(BaseCommand):
                 if not check:
                     for name in changed:
                         setattr(game, name, projection[name])
-                    game.save(update_fields=list(changed))
+                    fields = list(changed)
+                    if "deadline" in changed:
+                        # The reminder scan's schedule follows the deadline.
+                        later = [m for m in game.reminder_moments() if m > timezone.now()]
+                        game.remind_at = later[0] if later else None
+                        fields.append("remind_at")
+                    game.save(update_fields=fields)
 
         verb = "differ" if check else "differed and were fixed"
         self.stdout.write(f"{differing} game(s) {verb}.")
