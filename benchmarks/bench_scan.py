@@ -10,9 +10,9 @@ a queue of this benchmark's own, no worker): the tasks they hand work to are que
 never run. Each size holds the same due work: 50 deadlines passed, 50 reminders come,
 5 vacations run out, 5 clocks to pause (games begun during a vacation), 20 digests still
 to send today, 5 outbox rows whose task was lost and 3 stuck mid-send. Everything else
-(the games, three seats each, ten events each, five sent emails each, accounts, some on
-vacation, digest readers already sent today's digest) only grows with the size. The rows
-are written with SQL (generate_series), which takes seconds.
+(the games, three seats each, the ten events of a real game each, five sent emails each,
+accounts, some on vacation, digest readers already sent today's digest) only grows with
+the size. The rows are written with SQL (generate_series), which takes seconds.
 
 It prints the median time of ``--runs`` runs for each size and their ratio, the number
 of tasks queued, and EXPLAIN ANALYZE of each query at the largest size, which shows the
@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -57,7 +58,8 @@ INSERT INTO games_game (id, board, options, created_at, time_per_move, status, r
     seat_to_move, deadline, version, scores, finished_at, created_by_id, bot_takeover_after,
     on_timeout, reminder_hours, title, log_digest, remind_at)
 SELECT i, 'transamerica', '{}', :now - interval '3 days', interval '48 hours', 'active', 1,
-    0, d.deadline, 10, '[13, 13, 13]', NULL, i, 3, 'bot', '[24, 2]', '', md5(i::text),
+    :mover, d.deadline, CASE WHEN :paused THEN 11 ELSE 10 END, '[13, 13, 13]', NULL, i, 3,
+    'bot', '[24, 2]', '', md5(i::text),
     CASE WHEN i <= :due_deadlines THEN NULL
          WHEN i <= :due_deadlines + :due_reminders THEN :now - interval '30 seconds'
          WHEN d.deadline > :now + interval '24 hours' THEN d.deadline - interval '24 hours'
@@ -70,27 +72,24 @@ LATERAL (SELECT CASE WHEN i <= :due_deadlines THEN :now - i * interval '1 minute
 
 INSERT INTO games_seat (id, position, name, email, is_bot, link_nonce, joined_at, game_id,
     user_id, autopilot, bot_level, timeouts_in_a_row)
-SELECT (i - 1) * 3 + p + 1, p, 'Seat ' || p, CASE WHEN p = 0 THEN 'u' || i || '@bench.test'
-    ELSE 'g' || i || 's' || p || '@bench.test' END, false, 'nonce', :now - interval '3 days',
-    i, CASE WHEN p = 0 THEN i END, false, '', 0
+SELECT (i - 1) * 3 + p + 1, p, 'Seat ' || p,
+    CASE WHEN p = :mover THEN 'u' || i || '@bench.test' ELSE 'g' || i || 's' || p || '@bench.test'
+    END, false, 'nonce', :now - interval '3 days', i, CASE WHEN p = :mover THEN i END, false,
+    '', 0
 FROM generate_series(1, :n) AS i, generate_series(0, 2) AS p;
 
+-- Every game has the same ten events, a real log (the account's seat is to move).
 INSERT INTO games_event (seq, type, data, created_at, game_id)
-SELECT s, CASE WHEN s = 1 THEN 'game_created' WHEN s = 2 THEN 'round_started'
-               WHEN s <= 5 THEN 'start_placed' ELSE 'track_built' END,
-    CASE WHEN s = 1 THEN '{"board": "transamerica", "seats": 3, "options": {}}'::jsonb
-         WHEN s = 2 THEN '{"round": 1, "first_seat": 0, "hands": []}'::jsonb
-         ELSE jsonb_build_object('seat', (s - 3) % 3) END,
-    :now - interval '3 days', i
-FROM generate_series(1, :n) AS i, generate_series(1, 10) AS s;
+SELECT e.seq, e.type, e.data::jsonb, :now - interval '3 days', i
+FROM generate_series(1, :n) AS i, (VALUES :log) AS e(seq, type, data);
 
 -- Players on vacation have their clock paused, but for the last 5 (their games began
 -- during the vacation: the scan pauses those).
 INSERT INTO games_event (seq, type, data, created_at, game_id)
-SELECT 11, 'clock_paused', jsonb_build_object('seat', 0, 'at', :now - interval '1 day'),
+SELECT 11, 'clock_paused', jsonb_build_object('seat', :mover, 'at', :now - interval '1 day'),
     :now - interval '1 day', i
 FROM generate_series(1, :n) AS i
-WHERE i % 100 = 1 AND i > 500 AND i <= :n - 100 * :due_to_pause;
+WHERE :paused;
 
 INSERT INTO notifications_message (kind, "to", event, subject, body_text, body_html, headers,
     status, created_at, next_attempt_at, attempts, claimed_at, sent_at, provider_id, error,
@@ -151,6 +150,20 @@ def service_env(database_url: str) -> dict[str, str]:
     return env
 
 
+def real_log() -> tuple[str, int]:
+    """The first ten events of a real game, as SQL VALUES, and the seat then to move."""
+    sys.path.insert(0, str(ROOT))
+    from games import rules
+
+    events = rules.simulate("transamerica", 3, random.Random(1))[:10]
+    rows = []
+    for event in events:
+        data = {key: value for key, value in event.items() if key not in ("type", "seq")}
+        text = json.dumps(data).replace("'", "''")
+        rows.append(f"({event['seq']}, '{event['type']}', '{text}')")
+    return ", ".join(rows), rules.replay(events).seat_to_move
+
+
 def build(database_url: str, size: int, now: str, env: dict) -> float:
     """Make the database afresh, migrate it and write ``size`` games; return the seconds."""
     started = time.monotonic()
@@ -161,13 +174,17 @@ def build(database_url: str, size: int, now: str, env: dict) -> float:
     subprocess.run(
         [PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=300
     )
+    log, mover = real_log()
     variables = {
+        "paused": "(i % 100 = 1 AND i > 500 AND i <= :n - 100 * :due_to_pause)",
+        "log": log,
+        "mover": str(mover),
         "n": str(size),
         "now": f"'{now}'::timestamptz",
         **{f"due_{key}": str(value) for key, value in DUE.items()},
     }
     sql = BUILD_SQL
-    for key in sorted(variables, key=len, reverse=True):
+    for key in ["paused", *sorted(variables, key=len, reverse=True)]:
         sql = sql.replace(f":{key}", variables[key])
     subprocess.run(
         ["psql", database_url, "-q", "-v", "ON_ERROR_STOP=1"],
