@@ -303,6 +303,7 @@ DIRECTIONS = {
 }
 
 
+@cache
 def line_label(board: rules.Board, line_id: int) -> str:
     """Words for a line: where it starts, which way it runs, and whether it is double."""
     a, b, cost = board.lines[line_id]
