@@ -28,6 +28,7 @@ from functools import cache
 from pathlib import Path
 
 import django
+from django.conf import settings
 from django.core.cache import cache as django_cache
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
@@ -45,9 +46,11 @@ TIMEOUT = 60 * 60 * 24 * 3
 @cache
 def page_stamp() -> str:
     """The code that renders the pages (the games app's modules, templates and static
-    files, and Django): a new release never serves what an older one rendered."""
+    files, Django, and where static files are served from): a new release never serves
+    what an older one rendered."""
     root = Path(__file__).parent
-    return source_digest(root, (".py", ".html", ".js", ".css", ".json")) + django.__version__
+    code = source_digest(root, (".py", ".html", ".js", ".css", ".json"))
+    return f"{code}:{django.__version__}:{settings.STATIC_URL}:{settings.STORAGES}"
 
 
 class Holes:

@@ -61,9 +61,11 @@ def source_digest(root: Path, suffixes: Iterable[str]) -> str:
 
 @cache
 def engine_stamp() -> str:
-    """The rules engine's code and board data: a new engine never reads a state an older
-    one cached (the states' layout or the rules may have changed)."""
-    return source_digest(Path(rules.__file__).parent, (".py", ".json"))
+    """The rules engine's code and board data, and this module: a new release of either
+    never reads a state an older one cached (the rules or the states' layout may have
+    changed)."""
+    stamp = source_digest(Path(rules.__file__).parent, (".py", ".json"))
+    return hashlib.sha256((stamp + Path(__file__).read_text()).encode()).hexdigest()[:16]
 
 
 def key_for(version: int, digest: str) -> str:
