@@ -85,6 +85,20 @@ class User(AbstractBaseUser, PermissionsMixin):
             # The save() path normalises; this holds for rows written any other way too.
             models.UniqueConstraint(Lower("email"), name="accounts_user_email_ci_unique"),
         ]
+        indexes = [
+            # The minute scans: vacations that end, clocks to pause, digest readers. Each
+            # reads the few accounts concerned, not every account.
+            models.Index(
+                fields=["vacation_until"],
+                condition=models.Q(vacation_until__isnull=False),
+                name="accounts_user_on_vacation",
+            ),
+            models.Index(
+                fields=["id"],
+                condition=models.Q(email_mode="daily_digest"),
+                name="accounts_user_digest_readers",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.email

@@ -15,7 +15,12 @@ expected status counts, and any other answer fails the run. Each figure is the m
 
 Move POSTs go to a pool of identical games, each at the same position, so that every POST
 is an accepted move. After the load, the first view of each page after a move (nothing
-cached for the new version yet) is timed request by request.
+rendered for the new version yet: the move itself has cached the game's new state) is
+timed request by request.
+
+The pool's games hold the same log, and cached states are keyed by the log's content
+(games.snapshots), so a POST finds the state before the move cached, as it does when the
+player has looked at the board before moving.
 
 Goals (issue 12): board pages >= 1/3 of the bare view; the replay page and a move POST
 >= 1/5.
@@ -262,7 +267,8 @@ def wrk(
 
 def first_views(port: int, targets: dict, count: int) -> dict[str, float]:
     """Milliseconds for a page's first view after a move: move one pool game, then time
-    one GET of its board page and of the bare view."""
+    one GET of its board page, one of its replay page (through the seat's link) and one of
+    the bare view."""
     import http.client
 
     def timed(method: str, path: str, body: str = "") -> tuple[float, int]:
@@ -281,7 +287,7 @@ def first_views(port: int, targets: dict, count: int) -> dict[str, float]:
         conn.close()
         return (time.perf_counter() - start) * 1000, response.status
 
-    board, bare, move = [], [], []
+    board, replay, bare, move = [], [], [], []
     for path, body in list(zip(targets["post_paths"], targets["bodies"], strict=True))[-count:]:
         ms, status = timed("POST", path, body)
         if status != 302:
@@ -291,11 +297,16 @@ def first_views(port: int, targets: dict, count: int) -> dict[str, float]:
         if status != 200:
             raise SystemExit(f"first view: {path} answered {status}")
         board.append(ms)
+        ms, status = timed("GET", path + "history/")
+        if status != 200:
+            raise SystemExit(f"first view: {path}history/ answered {status}")
+        replay.append(ms)
         bare.append(timed("GET", "/bench/ok/")[0])
     return {
         "bare view": statistics.median(bare),
         "move POST (uncached)": statistics.median(move),
         "board page, first view after a move": statistics.median(board),
+        "replay page, first view after a move": statistics.median(replay),
     }
 
 

@@ -1,11 +1,14 @@
 """Drawing a board and a game state as SVG, for the board page and the replay page.
 
-    context = board_svg(state, viewer, highlight=last_turn(state, events))
-    {% include "games/_board_svg.html" with svg=context %}
+    svg = board_svg(state, viewer, highlight=last_turn(state, events))
+    markup = render_svg(svg)
 
-``board_svg`` returns plain data (coordinates, CSS classes, titles); the template turns it
-into markup. Geometry follows the boards' data files: a crossing point (col, row) is drawn
-at x = (col - row/2) * s, y = row * s * sqrt(3)/2.
+``board_svg`` returns plain data (coordinates, CSS classes, titles); ``render_svg`` turns
+it into markup. The layers that are the same for every game on a board (its lines, and
+its points when none can be picked) are drawn once per board and process
+(``static_layer``); only the game's own layers are drawn per state. Geometry follows the
+boards' data files: a crossing point (col, row) is drawn at x = (col - row/2) * s,
+y = row * s * sqrt(3)/2.
 
 Hidden information: the only hand this module marks is ``viewer``'s own (or the cities
 passed as ``marked_cities`` by a caller that knows they are public, such as the replay of
@@ -15,9 +18,12 @@ a scored round). Every other city is drawn the same way whoever's hand it is in.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 
 from games import rules
 
@@ -44,6 +50,18 @@ def xy(point: rules.Point) -> tuple[float, float]:
     """Where a crossing point is drawn, before the margin shift."""
     col, row = point
     return ((col - row / 2) * SCALE, row * SCALE * math.sqrt(3) / 2)
+
+
+@cache
+def layout(board: rules.Board) -> tuple[list[tuple[float, float]], float, float]:
+    """Where each crossing point of ``board`` is drawn, and the drawing's width and height."""
+    raw = [xy(p) for p in board.points]
+    min_x = min(x for x, _ in raw)
+    min_y = min(y for _, y in raw)
+    pos = [(round(x - min_x + MARGIN, 1), round(y - min_y + MARGIN, 1)) for x, y in raw]
+    width = round(max(x for x, _ in pos) + MARGIN, 1)
+    height = round(max(y for _, y in pos) + MARGIN, 1)
+    return pos, width, height
 
 
 def last_turn(state: rules.GameState, events: Sequence[dict]) -> Highlight:
@@ -76,7 +94,7 @@ def board_svg(
     ``highlight``: the last turn's lines or start marker. ``marked_cities``: cities to
     ring; by default the viewer's own hand, and nobody else's. ``pickable_lines`` and
     ``pickable_points`` (line and point indexes) are what the viewer may click now.
-    Returns the context for the template ``games/_board_svg.html``.
+    Returns the data ``render_svg`` draws.
     """
     board = state.board
     highlight = highlight or Highlight()
@@ -86,12 +104,7 @@ def board_svg(
     pickable_lines = set(pickable_lines)
     pickable_points = set(pickable_points)
 
-    raw = [xy(p) for p in board.points]
-    min_x = min(x for x, _ in raw)
-    min_y = min(y for _, y in raw)
-    pos = [(round(x - min_x + MARGIN, 1), round(y - min_y + MARGIN, 1)) for x, y in raw]
-    width = round(max(x for x, _ in pos) + MARGIN, 1)
-    height = round(max(y for _, y in pos) + MARGIN, 1)
+    pos, width, height = layout(board)
 
     def name(seat: int) -> str:
         return seat_names[seat] if seat < len(seat_names) else f"Seat {seat + 1}"
@@ -163,6 +176,97 @@ def board_svg(
     }
 
 
+# Markup. Hand membership is marked only by the "mine" class, which board_svg() gives to
+# the viewer's own cities alone.
+
+
+def _line(kind: str, x1: float, y1: float, x2: float, y2: float, rest: str = "") -> str:
+    return f'<line class="{kind}"{rest} x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"'
+
+
+def _point(x: float, y: float) -> str:
+    return f'<circle class="point" cx="{x}" cy="{y}" r="2"/>'
+
+
+@cache
+def static_layer(board_name: str, name: str) -> str:
+    """A layer the same for every game on the board: "lines" (every line, double lines
+    with their gap) or "points" (every crossing point, none pickable)."""
+    board = rules.get_board(board_name)
+    pos, _, _ = layout(board)
+    if name == "points":
+        return "".join(_point(x, y) for x, y in pos)
+    if name != "lines":
+        raise ValueError(f"no static layer {name!r}")
+    out = []
+    for a, b, cost in board.lines:
+        (x1, y1), (x2, y2) = pos[a], pos[b]
+        out.append(_line(f"line cost-{cost}", x1, y1, x2, y2) + "/>")
+        if cost == 2:
+            out.append(_line("line-gap", x1, y1, x2, y2) + "/>")
+        out.append("\n    ")
+    return "".join(out)
+
+
+def render_svg(svg: dict, layer: Callable[[str, str], str] = static_layer) -> SafeString:
+    """The markup of a drawing made by ``board_svg``.
+
+    ``layer(board, name)`` gives each static layer's markup; a caller that caches the
+    page may give a placeholder instead and fill it in later.
+    """
+    board = svg["board"]
+    out = [
+        f'<svg class="board{" picking" if svg["picking"] else ""}" '
+        f'viewBox="0 0 {svg["width"]} {svg["height"]}" role="img" '
+        'aria-labelledby="board-title" xmlns="http://www.w3.org/2000/svg">\n'
+        f'  <title id="board-title">{escape(svg["title"])} board</title>\n'
+        '  <g class="lines">\n    ',
+        layer(board, "lines"),
+        '\n  </g>\n  <g class="tracks">\n    ',
+    ]
+    for t in svg["tracks"]:
+        kind = f"track seat-{t['seat']}"
+        kind += (" exclusive" if t["exclusive"] else "") + (" last" if t["last"] else "")
+        line = _line(kind, t["x1"], t["y1"], t["x2"], t["y2"], f' stroke="{t["colour"]}"')
+        out.append(f"{line}><title>{escape(t['title'])}</title></line>\n    ")
+    out.append('\n  </g>\n  <g class="points">\n    ')
+    pickable_points = [p for p in svg["points"] if p["pickable"]]
+    if pickable_points:
+        out.extend(_point(p["x"], p["y"]) for p in svg["points"] if not p["pickable"])
+    else:
+        out.append(layer(board, "points"))
+    out.append('\n  </g>\n  <g class="cities">\n    ')
+    for c in svg["cities"]:
+        mine = " mine" if c["mine"] else ""
+        out.append(
+            f'<g class="city {c["colour"]}{mine}"><circle cx="{c["x"]}" cy="{c["y"]}" '
+            f'r="{9 if c["mine"] else 6}"/><text x="{c["x"]}" y="{c["y"]}" dy="-10">'
+            f"{escape(c['name'])}</text></g>\n    "
+        )
+    out.append('\n  </g>\n  <g class="starts">\n    ')
+    for s in svg["starts"]:
+        out.append(
+            f'<polygon class="start seat-{s["seat"]}{" last" if s["last"] else ""}" '
+            f'points="{s["diamond"]}" fill="{s["colour"]}"><title>{escape(s["title"])}</title>'
+            "</polygon>\n    "
+        )
+    out.append('\n  </g>\n  <g class="picks">\n    ')
+    for p in pickable_points:
+        out.append(
+            f'<circle class="point pickable" cx="{p["x"]}" cy="{p["y"]}" r="7" '
+            f'data-point="{p["id"]}" tabindex="0"/>'
+        )
+    out.append("\n    ")
+    for line in svg["lines"]:
+        if line["pickable"]:
+            rest = f' data-line="{line["id"]}"'
+            tag = _line("pick", line["x1"], line["y1"], line["x2"], line["y2"], rest)
+            out.append(f'{tag} tabindex="0"><title>{escape(line["title"])}</title></line>\n    ')
+    out.append("\n  </g>\n</svg>")
+    # Every text that comes from a game or a player is escaped above.
+    return mark_safe("".join(out))
+
+
 def _diamond(x: float, y: float, r: float = 8) -> str:
     top, right, bottom, left = round(y - r, 1), round(x + r, 1), round(y + r, 1), round(x - r, 1)
     return f"{x},{top} {right},{y} {x},{bottom} {left},{y}"
@@ -199,6 +303,7 @@ DIRECTIONS = {
 }
 
 
+@cache
 def line_label(board: rules.Board, line_id: int) -> str:
     """Words for a line: where it starts, which way it runs, and whether it is double."""
     a, b, cost = board.lines[line_id]

@@ -2,35 +2,98 @@
 
 Everything here is computed for one viewing seat. Other seats' hands appear only once
 they are public (the engine's ``hands_visible_to``, and the scored round's hands).
+
+The page's board part is a function of the game's snapshot (its version and log digest)
+and of a ``Table``, the few other facts it shows; it is rendered once per both and cached
+(games.fragments). A GET reads the seat's row, its game and the seats, and fills in the
+CSRF token.
 """
 
 from __future__ import annotations
 
 import zoneinfo
+from dataclasses import dataclass
+from datetime import datetime
 
-from games import rules
-from games.board import board_svg, last_turn, seat_colour
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+
+from games import fragments, rules, snapshots
+from games.board import board_svg, last_turn, render_svg, seat_colour, static_layer
 from games.forms import MoveForm
 from games.models import Game, Seat
 
 
 def viewer_timezone(seat: Seat) -> zoneinfo.ZoneInfo:
     """The seat's account time zone, or UTC for players without an account."""
-    name = getattr(seat.user, "timezone", "") or "UTC"
+    return _timezone(getattr(seat.user, "timezone", ""))
+
+
+def _timezone(name: str | None) -> zoneinfo.ZoneInfo:
     try:
-        return zoneinfo.ZoneInfo(name)
+        return zoneinfo.ZoneInfo(name or "UTC")
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         return zoneinfo.ZoneInfo("UTC")
 
 
+@dataclass(frozen=True)
+class SeatRow:
+    position: int
+    name: str
+    is_bot: bool
+    autopilot: bool
+    joined: bool
+
+
+@dataclass(frozen=True)
+class Table:
+    """What a board page shows besides the game's log: plain values only, so that it can
+    be part of the cache key of the page's rendering."""
+
+    title: str
+    deadline: datetime | None
+    viewer: int
+    viewer_is_bot: bool
+    token: str  # the seat link's, for the page's own links
+    timezone: str
+    seats: tuple[SeatRow, ...]
+
+    @classmethod
+    def read(cls, game: Game, seat: Seat, token: str) -> Table:
+        """The table of ``seat``'s page in ``game``: one query, for every seat's row (and
+        the viewer's time zone)."""
+        rows = game.seats.order_by("position").values_list(
+            "position", "name", "is_bot", "autopilot", "joined_at", "user__timezone"
+        )
+        seats, timezone = [], None
+        for position, name, is_bot, autopilot, joined_at, user_timezone in rows:
+            seats.append(SeatRow(position, name, is_bot, autopilot, joined_at is not None))
+            if position == seat.position:
+                timezone = user_timezone
+        return cls(
+            title=game.display_name,
+            deadline=game.deadline,
+            viewer=seat.position,
+            viewer_is_bot=seat.is_bot,
+            token=token,
+            timezone=_timezone(timezone).key,
+            seats=tuple(seats),
+        )
+
+
+def is_my_turn(state: rules.GameState, table: Table) -> bool:
+    return state.seat_to_move == table.viewer and not table.viewer_is_bot
+
+
 def seat_page(
-    game: Game, seat: Seat, state: rules.GameState, events: list[dict], form: MoveForm | None
+    snapshot: snapshots.Snapshot, table: Table, form: MoveForm | None, layer=static_layer
 ) -> dict:
-    """The template context of ``seat``'s board page. ``form`` is the move form, or None
-    when it is not the seat's turn."""
-    seats = list(game.seats.all())
-    names = [s.name for s in seats]
-    viewer = seat.position
+    """The template context of the board part of a seat's page (games/_board_main.html
+    and games/_board_scripts.html). ``form`` is the move form, or None when it is not the
+    seat's turn. ``layer`` draws the board's static layers (see games.board.render_svg)."""
+    state = snapshot.state
+    names = [s.name for s in table.seats]
+    viewer = table.viewer
     my_turn = form is not None
     pickable_lines = set(form.first_line_ids) | set(form.second_line_ids) if my_turn else ()
     pickable_points = form.start_point_ids if my_turn else ()
@@ -42,13 +105,13 @@ def seat_page(
             "colour": seat_colour(s.position),
             "score": state.scores[s.position] if state.scores else None,
             "is_bot": s.is_bot or s.autopilot,
-            "joined": s.joined_at is not None,
+            "joined": s.joined,
             "to_move": state.seat_to_move == s.position,
             "is_viewer": s.position == viewer,
             # Public only: after the game ended, every hand of the last round.
             "hand": visible[s.position] if visible and s.position != viewer else None,
         }
-        for s in seats
+        for s in table.seats
     ]
     own_hand = []
     missing = None
@@ -65,29 +128,62 @@ def seat_page(
         ]
         if state.starts[viewer] is not None:
             missing = rules.missing_cost(state, viewer)
+    svg = board_svg(
+        state,
+        viewer,
+        highlight=last_turn(state, snapshot.round_events),
+        seat_names=names,
+        pickable_lines=pickable_lines,
+        pickable_points=pickable_points,
+    )
+    to_move = state.seat_to_move
     return {
-        "game": game,
-        "seat": seat,
+        "title": table.title,
+        "deadline": table.deadline,
+        "tz": zoneinfo.ZoneInfo(table.timezone),
+        "token": table.token,
         "state": state,
         "players": players,
         "own_hand": own_hand,
         "missing_cost": missing,
         "my_turn": my_turn,
         "form": form,
-        "to_move": seats[state.seat_to_move] if state.seat_to_move is not None else None,
-        "tz": viewer_timezone(seat),
+        "to_move": names[to_move] if to_move is not None else None,
         "last_scoring": _last_scoring(state, names),
         "winners": [names[w] for w in state.winners],
-        "svg": board_svg(
-            state,
-            viewer,
-            highlight=last_turn(state, events),
-            seat_names=names,
-            pickable_lines=pickable_lines,
-            pickable_points=pickable_points,
-        ),
+        "svg": render_svg(svg, layer),
         "pick_data": _pick_data(state, viewer, form) if my_turn else None,
     }
+
+
+def board_part(request: HttpRequest, game: Game, seat: Seat, token: str) -> dict:
+    """The board part of ``seat``'s page as a GET shows it: {"main": html, "scripts":
+    html}, rendered once per game version and table, and cached."""
+    table = Table.read(game, seat, token)
+    inputs = (snapshots.key_for(game.version, game.log_digest), table)
+
+    def render(holes: fragments.Holes) -> dict[str, str]:
+        snapshot = snapshots.current(game)
+        state = snapshot.state
+        form = None
+        if is_my_turn(state, table):
+            form = MoveForm(state=state, seat=table.viewer, initial={"version": snapshot.version})
+        context = seat_page(snapshot, table, form, holes.layer)
+        context["csrf_token"] = holes.csrf_token
+        return {
+            "main": render_to_string("games/_board_main.html", context),
+            "scripts": render_to_string("games/_board_scripts.html", context),
+        }
+
+    if not game.log_digest:
+        # No digest, no key that names this log: rendered afresh (never the case for a
+        # game recorded through the write path).
+        holes = fragments.Holes()
+        parts = {name: holes.split(text) for name, text in render(holes).items()}
+        fragment = fragments.Fragment(parts)
+    else:
+        fragment = fragments.cached("board", inputs, render)
+    return {name: fragment.fill(name, request) for name in ("main", "scripts")}
 
 
 def _last_scoring(state: rules.GameState, names: list[str]) -> list[dict] | None:

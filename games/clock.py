@@ -2,25 +2,28 @@
 
 Deadlines live on the Game row (an indexed column of its projection), so the minute scan
 (``games.tasks.scan_clock``) reads only games whose deadline has passed, never every game,
-and hands each one to its own task. Each step is idempotent: a timeout is an event
-recorded under the game's row lock with the version the scan saw, and a vacation ends or
-pauses a clock once.
+and hands each one to its own task; so too the vacations that end and the clocks to pause.
+The scan itself only reads, through partial indexes: it never plays a bot nor appends an
+event. Each task is idempotent: a timeout is an event recorded under the game's row lock
+with the version the scan saw, and a vacation ends or pauses a clock once.
 """
 
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from datetime import datetime
 
 from django.conf import settings
 from django.core.cache import caches
 from django.db import transaction
+from django.db.models import IntegerField, OuterRef, Subquery, Value
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast, Coalesce
 
 from accounts.models import User
 from games import services
 from games.autoplay import play_turn
-from games.models import Game, Seat
+from games.models import CLOCK_EVENTS, Event, Game, Seat
 
 log = logging.getLogger(__name__)
 
@@ -50,21 +53,50 @@ def due_game_ids(now: datetime) -> list[int]:
     return list(due.values_list("pk", flat=True)[:BATCH])
 
 
-def vacations(now: datetime) -> dict[str, int]:
-    """End the vacations that have run out, and pause clocks in games begun during one.
+def ended_vacations(now: datetime) -> list[int]:
+    """The accounts whose vacation has run out (services.end_vacation ends each)."""
+    ended = User.objects.filter(vacation_until__lte=now).order_by("vacation_until")
+    return list(ended.values_list("pk", flat=True)[:BATCH])
 
-    Both steps are idempotent: a vacation ends once (its resume is recorded at the moment
-    it ran out, not at the scan's), and a clock already paused is not paused again.
-    """
-    report: Counter = Counter()
-    for user in User.objects.filter(vacation_until__lte=now).order_by("pk")[:BATCH]:
-        services.end_vacation(user, now)
-        report["vacations ended"] += 1
-    for user in User.objects.filter(vacation_until__gt=now).order_by("pk")[:BATCH]:
-        paused = services.pause_clocks(user, now)
-        if paused:
-            report["clocks paused"] += paused
-    return dict(report)
+
+def clocks_to_pause(now: datetime) -> list[int]:
+    """The seats of players on vacation whose clock runs in an active game: a game that
+    began during the vacation (services.pause_clock pauses each)."""
+    last_clock_event = (
+        Event.objects.filter(game=OuterRef("game"), type__in=CLOCK_EVENTS)
+        .annotate(seat=Cast(KT("data__seat"), IntegerField()))
+        .filter(seat=OuterRef("position"))
+        .order_by("-seq")
+        .values("type")[:1]
+    )
+    seats = (
+        Seat.objects.filter(
+            user__vacation_until__gt=now, is_bot=False, game__status=Game.Status.ACTIVE
+        )
+        .annotate(last_clock=Coalesce(Subquery(last_clock_event), Value("")))
+        .exclude(last_clock="clock_paused")
+        .order_by("pk")
+    )
+    return list(seats.values_list("pk", flat=True)[:BATCH])
+
+
+def end_vacation(user_id: int, now: datetime) -> bool:
+    """End the vacation of account ``user_id`` if it has run out at ``now``: its clocks run
+    again from the moment it ran out. Running it twice ends it once."""
+    user = User.objects.filter(pk=user_id, vacation_until__lte=now).first()
+    if user is None:
+        return False
+    services.end_vacation(user, now)
+    return True
+
+
+def pause_clock(seat_id: int, now: datetime) -> bool:
+    """Pause seat ``seat_id``'s clock at ``now`` if its player is on vacation and the clock
+    runs (a game begun during the vacation). Running it twice pauses once."""
+    seat = Seat.objects.select_related("game", "user").filter(pk=seat_id).first()
+    if seat is None or not on_vacation(seat, now):
+        return False
+    return services.pause_clock(seat, now)
 
 
 def on_vacation(seat: Seat, now: datetime) -> bool:

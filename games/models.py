@@ -1,12 +1,16 @@
 """The event store: a game's history is its events; the Game row is a projection of them."""
 
 import secrets
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
 from games import rules
+
+# Events of a seat's clock (vacations), recorded by games.services. They start no turn.
+CLOCK_EVENTS = ("clock_paused", "clock_resumed")
 
 
 def new_link_nonce() -> str:
@@ -66,14 +70,27 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=0, help_text="The seq of the last event.")
     scores = models.JSONField(default=list, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # A digest of the whole event log (games.projection.log_digest): the key of every copy
+    # derived from the log (games.snapshots), which no other log can have.
+    log_digest = models.CharField(max_length=64, blank=True, editable=False)
+    # Not a projection: when the minute scan next looks at the turn for a reminder. The
+    # write path sets it to the turn's first reminder (reminder_moments()); the reminder
+    # task moves it on to the next one, or empties it.
+    remind_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         indexes = [
-            # The every-minute scan for due deadlines reads only games with one.
+            # The every-minute scans read only games with a deadline, or a reminder, to
+            # come (an index scan up to now, however many games there are).
             models.Index(
                 fields=["deadline"],
                 condition=models.Q(deadline__isnull=False),
                 name="games_game_deadline_due",
+            ),
+            models.Index(
+                fields=["remind_at"],
+                condition=models.Q(remind_at__isnull=False),
+                name="games_game_remind_due",
             ),
         ]
 
@@ -86,6 +103,16 @@ class Game(models.Model):
         if self.title:
             return self.title
         return f"Game {self.pk} ({rules.get_board(self.board).title})"
+
+    def reminder_moments(self) -> list[datetime]:
+        """When the player to move is reminded this turn, earliest first: ``reminder_hours``
+        before the deadline, those that fit in a turn (24 hours' notice of a 12-hour move
+        would arrive as the turn begins)."""
+        if self.deadline is None:
+            return []
+        allowed = self.time_per_move or timedelta(0)
+        hours = {h for h in self.reminder_hours if timedelta(hours=h) < allowed}
+        return sorted(self.deadline - timedelta(hours=h) for h in hours)
 
     def engine_events(self) -> list[dict]:
         """Return the whole event log in the form the rules engine replays."""
@@ -177,6 +204,15 @@ class Event(models.Model):
             # Two writers appending the same seq: one of them fails here, whatever
             # happened to the row lock.
             models.UniqueConstraint(fields=["game", "seq"], name="games_event_unique_seq"),
+        ]
+        indexes = [
+            # A seat's clock events (vacations), read by the deadline's projection and by
+            # the minute scan's "is this clock paused?": a few rows, not the whole log.
+            models.Index(
+                fields=["game", "seq"],
+                condition=models.Q(type__in=CLOCK_EVENTS),
+                name="games_event_clock",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -4,15 +4,30 @@ Used by the write path after every append and by ``manage.py rebuild_projections
 so that the two can never disagree about what a game's columns should hold.
 """
 
+import hashlib
+import json
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Q
 
-from games.models import Event, Game
+from games.models import CLOCK_EVENTS, Event, Game
 
-# Events of a seat's clock (vacations), recorded by games.services. They start no turn.
-CLOCK_EVENTS = ("clock_paused", "clock_resumed")
+
+def log_digest(events: Iterable[dict], previous: str = "") -> str:
+    """The digest of a log: each event (engine form, with its seq) chained onto the digest
+    of the log before it, ``previous`` ("" before the first event).
+
+    Two logs share a digest only if they hold the same events in the same order, so a
+    copy derived from the log and keyed by it can never be taken for another log's, not
+    even after a database restored from an older backup reuses version numbers.
+    """
+    digest = previous
+    for event in events:
+        text = json.dumps(event, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        digest = hashlib.sha256(f"{digest}\n{text}".encode()).hexdigest()
+    return digest
 
 
 def project(game: Game, state: Any, last_event: Event) -> dict[str, Any]:

@@ -1,15 +1,23 @@
 """The replay page's model: a game's log as frames one viewer may step through, who may
 see a game's history, and its public record.
 
-Hidden information: every hand shown here comes from ``rules.make_record`` for the
-viewer, so a replay can never show more than the record that viewer may download.
+Hidden information: every hand shown here is masked by the engine's own rule
+(``rules.hands_visible_to``, the rule ``rules.make_record`` follows too), so a replay
+never shows more than the record that viewer may download; a test holds the two to the
+same hands.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
+from functools import cached_property
 
-from games import rules
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+
+from games import fragments, rules, snapshots
+from games.board import board_svg, last_turn, render_svg, static_layer
 from games.models import Game, Seat
 from games.narration import describe
 
@@ -109,14 +117,27 @@ class Replay:
         self.game = game
         self.viewer = viewer
         self.names = game.seat_names()
-        self.events = game.engine_events()
-        self.record = rules.make_record(self.events, self.names, viewer=viewer)
-        # round -> hands as this viewer may see them (None for a hidden hand)
+        self.log = snapshots.GameLog.read(game)
+        self.events = self.log.events
+        latest = self.log.snapshot(len(self.events)).state
+        # round -> hands as this viewer may see them (None for a hidden hand): every round
+        # before the latest is scored; the latest as the engine shows it to the viewer.
         self.hands = {
             event["round"]: event["hands"]
-            for event in self.record["events"]
+            for event in self.events
             if event["type"] == "round_started"
         }
+        if latest.round in self.hands:
+            visible = rules.hands_visible_to(latest, viewer)
+            self.hands[latest.round] = [
+                hand if visible[seat] is not None else None
+                for seat, hand in enumerate(self.hands[latest.round])
+            ]
+
+    @cached_property
+    def record(self) -> dict:
+        """The game record (pbem-game-record/1) as this viewer may download it."""
+        return rules.make_record(self.events, self.names, viewer=self.viewer)
 
     @property
     def last_seq(self) -> int:
@@ -131,7 +152,7 @@ class Replay:
         if not 1 <= seq <= last:
             raise ValueError(f"this game has moves 1 to {last}")
         events = self.events[:seq]
-        state = rules.replay(events)
+        state = self.log.snapshot(seq).state
         hands = self.hands.get(state.round, []) if state.round else []
         return Frame(
             seq=seq,
@@ -148,7 +169,7 @@ class Replay:
     def scored_rounds(self) -> list[ScoredRound]:
         """Every scored round, the first first."""
         out = []
-        for event in self.record["events"]:
+        for event in self.events:
             if event["type"] != "round_scored":
                 continue
             hands = self.hands[event["round"]]
@@ -172,3 +193,54 @@ class Replay:
                 )
             )
         return out
+
+
+@dataclass(frozen=True)
+class ReplayPage:
+    """What the replay part of the page shows besides the log: plain values only, so that
+    it can be part of the cache key of its rendering."""
+
+    title: str
+    status: str
+    finished_at: datetime | None
+    viewer: int | None
+    seq: int | None  # None for the latest
+    error: str
+    base: str  # the replay's own address, for its links to each move
+    record_url: str
+    board_url: str
+
+
+def replay_part(request, game: Game, page: ReplayPage) -> SafeString:
+    """The replay part of the page (games/_replay_main.html), rendered once per game
+    version and ``page`` and cached; never cached for a page that reports an error."""
+
+    def render(layer) -> str:
+        moves = Replay(game, page.viewer)
+        frame = moves.frame(page.seq)
+        svg = board_svg(
+            frame.state,
+            page.viewer,
+            highlight=last_turn(frame.state, frame.events),
+            seat_names=frame.names,
+        )
+        context = {
+            "title": page.title,
+            "status": page.status,
+            "finished_at": page.finished_at,
+            "frame": frame,
+            "svg": render_svg(svg, layer),
+            "scored_rounds": moves.scored_rounds(),
+            "base": page.base,
+            "record_url": page.record_url,
+            "board_url": page.board_url,
+            "error": page.error,
+        }
+        return render_to_string("games/_replay_main.html", context)
+
+    if page.error or not game.log_digest:
+        # Rendered by the template engine, which escaped it.
+        return mark_safe(render(static_layer))
+    inputs = (snapshots.key_for(game.version, game.log_digest), page)
+    fragment = fragments.cached("replay", inputs, lambda holes: {"main": render(holes.layer)})
+    return fragment.fill("main", request)

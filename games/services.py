@@ -1,20 +1,21 @@
 """The one write path for games: every change to a game's history goes through here.
 
-Each function runs in one transaction: lock the game row, rebuild the state from the
-event log, let the rules engine decide, append the events, update the projection, and
-schedule follow-up work for after the commit.
+Each function runs in one transaction: lock the game row, take the state at its version
+(games.snapshots: cached, or rebuilt from the event log), let the rules engine decide,
+append the events, update the projection, and schedule follow-up work for after the
+commit. The state after the new events is folded onto the one the move started from and
+cached for the pages that follow: nothing is replayed twice.
 """
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from functools import reduce
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import rules
+from games import rules, snapshots
 from games.links import rotate_link, start_fresh_link
 from games.models import Event, Game, Seat, default_reminder_hours
 from games.projection import CLOCK_EVENTS, project
@@ -64,8 +65,9 @@ class GameSettings:
 
 
 def load_state(game: Game):
-    """Return the rules engine's state for ``game``, replayed from its event log."""
-    return rules.replay(game.engine_events())
+    """Return the rules engine's state for ``game`` as it stands in the database now
+    (cached, or replayed from its event log)."""
+    return snapshots.latest(game).state
 
 
 def create_game(
@@ -88,7 +90,7 @@ def create_game(
         options = rules.Options.from_dict(dict(options))
     specs = [p if isinstance(p, SeatSpec) else SeatSpec(*p) for p in players]
     first = rules.game_created(board, len(specs), options)
-    state = rules.replay([first])  # the engine checks the seat count and options here
+    rules.replay([first])  # the engine checks the seat count and options here
 
     with transaction.atomic():
         game = Game.objects.create(
@@ -111,7 +113,7 @@ def create_game(
             )
             for position, spec in enumerate(specs)
         )
-        _record(game, state, [first])
+        _record(game, snapshots.EMPTY, [first])
     return game
 
 
@@ -119,11 +121,11 @@ def start_game(game: Game) -> Game:
     """Deal the first round. Raises GameMovedOn if the game has already started."""
     with transaction.atomic():
         locked = _lock(game)
-        state = load_state(locked)
+        before = snapshots.current(locked)
+        state = before.state
         if state.round != 0 or not state.needs_deal:
             raise GameMovedOn(version=locked.version)
-        deal = deal_round(state)
-        _record(locked, rules.apply(state, deal), [deal])
+        _record(locked, before, [deal_round(state)])
     return locked
 
 
@@ -140,13 +142,12 @@ def submit_move(game: Game, seat: Seat, move, expected_version: int) -> Game:
             locked = _lock(game)
             if locked.version != expected_version:
                 raise GameMovedOn(expected_version, locked.version)
-            log = locked.engine_events()
-            state = rules.replay(log)
-            decided = rules.decide(state, seat.position, move)
-            _record(locked, reduce(rules.apply, decided, state), decided)
+            before = snapshots.current(locked)
+            decided = rules.decide(before.state, seat.position, move)
+            after = _record(locked, before, decided)
             # A move of one's own ends a run of timeouts; a bot's move after a timeout
-            # continues it (the same count record_timeout() makes from the log).
-            in_a_row = _timeouts_in_a_row(log + decided, seat.position)
+            # continues it (the same count record_timeout() makes).
+            in_a_row = after.timeouts_in_a_row(seat.position)
             Seat.objects.filter(pk=seat.pk).exclude(timeouts_in_a_row=in_a_row).update(
                 timeouts_in_a_row=in_a_row
             )
@@ -167,7 +168,7 @@ def append_events(game: Game, events: Sequence[Mapping]) -> Game:
     events = [dict(event) for event in events]
     with transaction.atomic():
         locked = _lock(game)
-        _record(locked, rules.replay(locked.engine_events() + events), events)
+        _record(locked, snapshots.current(locked), events)
     return locked
 
 
@@ -175,34 +176,41 @@ def _lock(game: Game) -> Game:
     return Game.objects.select_for_update().get(pk=game.pk)
 
 
-def _record(game: Game, state, events: list[dict]) -> list[Event]:
-    """Append ``events`` to ``game``'s log and bring its projection up to date.
+def _record(game: Game, before: snapshots.Snapshot, events: list[dict]) -> snapshots.Snapshot:
+    """Append ``events`` to ``game``'s log and bring its projection up to date; return
+    the snapshot after them.
 
-    ``state`` is the engine's state after ``events``. When they end a round, the next
-    round is dealt and recorded here too, so a game never waits for someone to deal.
-    Must run inside the transaction that locked ``game``.
+    ``before`` is the snapshot at the game's version: the engine checks each event on top
+    of it. When they end a round, the next round is dealt and recorded here too, so a game
+    never waits for someone to deal. Must run inside the transaction that locked ``game``.
     """
     events = list(events)
-    while state.round > 0 and state.needs_deal:
-        deal = deal_round(state)
-        state = rules.apply(state, deal)
+    after = before.then(events)
+    while after.state.round > 0 and after.state.needs_deal:
+        deal = deal_round(after.state)
+        after = after.then([deal])
         events.append(deal)
     now = timezone.now()
     rows = [Event.from_engine(game, game.version + n, event) for n, event in enumerate(events, 1)]
     for row in rows:
         row.created_at = now
     Event.objects.bulk_create(rows)
-    projection = project(game, state, rows[-1])
+    projection = project(game, after.state, rows[-1])
+    projection["log_digest"] = after.digest
     for name, value in projection.items():
         setattr(game, name, value)
-    game.save(update_fields=list(projection))
-    events_recorded.send(sender=Game, game=game, state=state, events=rows)
+    # A new deadline (or none): the reminder scan looks at the turn at its first reminder.
+    game.remind_at = next(iter(game.reminder_moments()), None)
+    game.save(update_fields=[*projection, "remind_at"])
+    # Keyed by the new log's digest: harmless even if this transaction rolls back.
+    snapshots.store(after)
+    events_recorded.send(sender=Game, game=game, state=after.state, events=rows, snapshot=after)
     # robust: what follows a commit (queueing a bot's turn, ...) never undoes it nor turns
     # it into an error page; the minute scans pick up whatever could not be queued.
     transaction.on_commit(
         lambda: events_appended.send(sender=Game, game=game, events=rows), robust=True
     )
-    return rows
+    return after
 
 
 def open_game(settings: GameSettings, seats: Sequence[SeatSpec], created_by=None) -> Game:
@@ -314,8 +322,8 @@ def record_timeout(game: Game, seat: Seat, expected_version: int) -> Game:
         if locked.version != expected_version or locked.seat_to_move != seat.position:
             raise GameMovedOn(expected_version, locked.version)
         seat = Seat.objects.select_for_update().get(pk=seat.pk)
-        log = locked.engine_events()
-        in_a_row = _timeouts_in_a_row(log, seat.position) + 1
+        before = snapshots.current(locked)
+        in_a_row = before.timeouts_in_a_row(seat.position) + 1
         events = [{"type": "turn_timed_out", "seat": seat.position, "in_a_row": in_a_row}]
         takeover = (
             locked.on_timeout == Game.OnTimeout.BOT
@@ -327,24 +335,8 @@ def record_timeout(game: Game, seat: Seat, expected_version: int) -> Game:
             seat.autopilot = True
         seat.timeouts_in_a_row = in_a_row
         seat.save(update_fields=["timeouts_in_a_row", "autopilot"])
-        _record(locked, rules.replay(log), events)
+        _record(locked, before, events)
     return locked
-
-
-def _timeouts_in_a_row(log: list[dict], position: int) -> int:
-    """How many of the seat's last turns, in a row, ended in a timeout (from the log)."""
-    count, timed_out = 0, False
-    for event in log:
-        if event.get("seat") != position:
-            continue
-        if event["type"] == "turn_timed_out":
-            timed_out = True
-        elif event["type"] == "seat_taken_back":
-            count, timed_out = 0, False
-        elif event["type"] in ("start_placed", "track_built", "turn_passed"):
-            count = count + 1 if timed_out else 0
-            timed_out = False
-    return count
 
 
 def take_seat_back(seat: Seat) -> Game:
@@ -357,7 +349,8 @@ def take_seat_back(seat: Seat) -> Game:
         seat.autopilot = False
         seat.timeouts_in_a_row = 0
         seat.save(update_fields=["autopilot", "timeouts_in_a_row"])
-        _record(locked, load_state(locked), [{"type": "seat_taken_back", "seat": seat.position}])
+        event = {"type": "seat_taken_back", "seat": seat.position}
+        _record(locked, snapshots.current(locked), [event])
     return locked
 
 
@@ -426,27 +419,31 @@ def _end_vacation(user, now: datetime) -> int:
             game = _lock(seat.game)
             if clock_paused(game, seat.position):
                 event = {"type": "clock_resumed", "seat": seat.position, "at": ended.isoformat()}
-                _record(game, load_state(game), [event])
+                _record(game, snapshots.current(game), [event])
     return returned
 
 
 def pause_clocks(user, now: datetime) -> int:
     """Pause ``user``'s clock in each active game where it is not paused yet; return how many.
 
-    start_vacation() calls it, and the deadline scan for games that began during a
-    vacation.
+    start_vacation() calls it; the deadline scan calls pause_clock() for each seat of a
+    game that began during a vacation.
     """
-    paused = 0
-    for seat in _active_seats(user):
-        if clock_paused(seat.game, seat.position):
-            continue  # the usual case in the scan: no need to lock the game
-        with transaction.atomic():
-            game = _lock(seat.game)
-            if game.status == Game.Status.ACTIVE and not clock_paused(game, seat.position):
-                event = {"type": "clock_paused", "seat": seat.position, "at": now.isoformat()}
-                _record(game, load_state(game), [event])
-                paused += 1
-    return paused
+    return sum(pause_clock(seat, now) for seat in _active_seats(user))
+
+
+def pause_clock(seat: Seat, now: datetime) -> bool:
+    """Pause the seat's clock at ``now`` if its game is active and the clock runs; return
+    whether it did."""
+    if clock_paused(seat.game, seat.position):
+        return False  # the usual case: no need to lock the game
+    with transaction.atomic():
+        game = _lock(seat.game)
+        if game.status != Game.Status.ACTIVE or clock_paused(game, seat.position):
+            return False
+        event = {"type": "clock_paused", "seat": seat.position, "at": now.isoformat()}
+        _record(game, snapshots.current(game), [event])
+    return True
 
 
 def clock_paused(game: Game, position: int) -> bool:

@@ -38,21 +38,51 @@ def _moment(now: str | None) -> datetime:
 
 @shared_task
 def scan_clock(now: str | None = None) -> dict[str, int]:
-    """Every minute: end and begin vacation pauses, and hand each game whose deadline has
-    passed to its own ``apply_deadline`` task. ``now`` (ISO 8601) is for tests."""
+    """Every minute: hand each vacation that has run out, each clock to pause (a game
+    begun during a vacation) and each game whose deadline has passed to its own task.
+    ``now`` (ISO 8601) is for tests.
+
+    The scan only reads (index scans of the few rows concerned); the tasks append the
+    events, play the bots and write the emails.
+    """
     moment = _moment(now)
     clock.record_scan(timezone.now())
-    report = clock.vacations(moment)
+    at = moment.isoformat()
+    report = {}
+    ended = clock.ended_vacations(moment)
+    _queue(end_vacation, ended, at)
+    if ended:
+        report["vacations ended"] = len(ended)
+    to_pause = clock.clocks_to_pause(moment)
+    _queue(pause_clock, to_pause, at)
+    if to_pause:
+        report["clocks paused"] = len(to_pause)
     due = clock.due_game_ids(moment)
-    for game_id in due:
-        try:
-            apply_deadline.delay(game_id, moment.isoformat())
-        except Exception:
-            # Run in-process, one broken game must not stop the others' deadlines; it is
-            # tried again at the next scan.
-            log.exception("Deadline of game %s failed", game_id)
+    _queue(apply_deadline, due, at)
     report["deadlines due"] = len(due)
     return report
+
+
+def _queue(task, ids: list[int], at: str) -> None:
+    for pk in ids:
+        try:
+            task.delay(pk, at)
+        except Exception:
+            # Run in-process, one broken game or account must not stop the others; it is
+            # tried again at the next scan.
+            log.exception("%s of %s failed", task.name, pk)
+
+
+@shared_task(acks_late=True)
+def end_vacation(user_id: int, now: str | None = None) -> bool:
+    """End account ``user_id``'s vacation if it has run out at ``now``."""
+    return clock.end_vacation(user_id, _moment(now))
+
+
+@shared_task(acks_late=True)
+def pause_clock(seat_id: int, now: str | None = None) -> bool:
+    """Pause seat ``seat_id``'s clock if its player is on vacation at ``now``."""
+    return clock.pause_clock(seat_id, _moment(now))
 
 
 @shared_task(acks_late=True)

@@ -203,8 +203,9 @@ def _to_everyone(kind: str, game, seats, *, event: str, subject: str, context) -
 def your_turn(game, seat, state, log: list[dict]) -> Message | None:
     """Tell ``seat`` it is their move: what the others did since, their cities, the link.
 
-    ``log`` is the game's whole event log (engine form), ending with the events just
-    recorded. Only the recipient's own cities are shown.
+    ``log`` is the game's event log (engine form) from the current round's start at
+    least, ending with the events just recorded. Only the recipient's own cities are
+    shown.
     """
     names = game.seat_names()
     return _write(

@@ -63,11 +63,22 @@ class Message(models.Model):
             ),
         ]
         indexes = [
-            # The sweep reads only the rows still waiting.
+            # The sweep reads only the rows still waiting, and those stuck mid-send.
             models.Index(
                 fields=["next_attempt_at"],
                 condition=Q(status="pending"),
                 name="notifications_message_pending",
+            ),
+            models.Index(
+                fields=["claimed_at"],
+                condition=Q(status="sending"),
+                name="notifications_message_sending",
+            ),
+            # The digest scan: who has had today's digest.
+            models.Index(
+                fields=["event"],
+                condition=Q(kind="digest"),
+                name="notifications_message_digests",
             ),
         ]
 

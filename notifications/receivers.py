@@ -30,7 +30,7 @@ def write_invitation(sender, seat, reminder: bool, fresh_link: bool = False, **k
 
 
 @receiver(events_recorded, dispatch_uid="notifications.write_game_emails")
-def write_game_emails(sender, game, state, events, **kwargs) -> None:
+def write_game_emails(sender, game, state, events, snapshot, **kwargs) -> None:
     seats = list(game.seats.select_related("user").order_by("position"))
     types = [event.type for event in events]
     for event in events:
@@ -60,7 +60,7 @@ def write_game_emails(sender, game, state, events, **kwargs) -> None:
         or not emails.wants_each_turn(seat)
     ):
         return
-    emails.your_turn(game, seat, state, game.engine_events())
+    emails.your_turn(game, seat, state, snapshot.round_events)
 
 
 @receiver(tracking, dispatch_uid="notifications.record_provider_event")

@@ -1,14 +1,16 @@
 """Reminders before a move is due, found by the minute scan.
 
-Deadlines live on the Game row, so the scan reads only games whose deadline is near. A
-reminder is an outbox row unique per turn and hour: sending it twice sends it once.
+Each turn's reminders are scheduled on its Game row (``remind_at``: the write path sets
+it to the turn's first reminder), so the scan reads, through a partial index, only the
+games whose reminder has come, and hands each to its own task. The task sends the
+reminder now due, an outbox row unique per turn and hour (sending it twice sends it
+once), and moves ``remind_at`` on to the turn's next reminder.
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from django.conf import settings
 from django.db import transaction
 
 from games.clock import on_vacation
@@ -16,19 +18,30 @@ from games.models import Game
 from notifications import emails
 from notifications.models import Message
 
-# How far ahead of a deadline the scan looks for reminders. A reminder asked for further
-# ahead than this is sent this long before the deadline.
-REMINDER_WINDOW = timedelta(hours=getattr(settings, "RAILMAIL_REMINDER_WINDOW_HOURS", 72))
-# Games looked at per scan, so one scan never runs for long; the rest wait a minute.
+# Games handed to reminder tasks per scan, so one scan never runs for long; the rest wait
+# a minute.
 BATCH = 200
 
 
-def send_due_reminders(now: datetime) -> int:
-    """Send every reminder that has come due; return how many."""
-    upcoming = Game.objects.filter(
-        status=Game.Status.ACTIVE, deadline__gt=now, deadline__lte=now + REMINDER_WINDOW
-    ).order_by("deadline")[:BATCH]
-    return sum(remind(game, now) for game in upcoming)
+def due_reminders(now: datetime) -> list[int]:
+    """The games whose next reminder has come."""
+    due = Game.objects.filter(remind_at__lte=now).order_by("remind_at")
+    return list(due.values_list("pk", flat=True)[:BATCH])
+
+
+def send_reminder(game_id: int, now: datetime) -> bool:
+    """Send ``game_id``'s reminder due at ``now``, if any, and schedule its next one."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return False
+    running = game.status == Game.Status.ACTIVE and game.deadline and game.deadline > now
+    sent = bool(running) and remind(game, now)
+    later = [moment for moment in game.reminder_moments() if moment > now] if running else []
+    # Only for the turn it was read at: a move meanwhile has scheduled its own.
+    Game.objects.filter(pk=game.pk, version=game.version).update(
+        remind_at=later[0] if later else None
+    )
+    return sent
 
 
 def remind(game: Game, now: datetime) -> bool:

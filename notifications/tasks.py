@@ -53,9 +53,26 @@ def sweep_outbox(now: str | None = None) -> dict[str, int]:
 
 @shared_task
 def send_reminders_and_digests(now: str | None = None) -> dict[str, int]:
-    """Every minute: the reminders that have come due, and the daily digests."""
+    """Every minute: hand each game whose reminder has come, and from the digest hour each
+    digest reader still to be sent today's digest, to its own task."""
     moment = datetime.fromisoformat(now) if now else timezone.now()
-    return {
-        "reminders": reminders.send_due_reminders(moment),
-        "digests": digests.send_digests(moment),
-    }
+    at = moment.isoformat()
+    due = reminders.due_reminders(moment)
+    for pk in due:
+        send_reminder.delay(pk, at)
+    readers = digests.due_digests(moment)
+    for pk in readers:
+        send_digest.delay(pk, at)
+    return {"reminders": len(due), "digests": len(readers)}
+
+
+@shared_task(acks_late=True)
+def send_reminder(game_id: int, now: str) -> bool:
+    """Send the reminder of game ``game_id`` due at ``now``. Running it twice sends once."""
+    return reminders.send_reminder(game_id, datetime.fromisoformat(now))
+
+
+@shared_task(acks_late=True)
+def send_digest(user_id: int, now: str) -> bool:
+    """Send account ``user_id`` the day's digest. Running it twice sends once."""
+    return digests.send_digest(user_id, datetime.fromisoformat(now))

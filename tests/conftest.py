@@ -3,6 +3,7 @@ import uuid
 import pytest
 from django.conf import settings
 from django.core import mail
+from django.core.cache import cache
 
 from accounts.models import User
 from games import rules
@@ -76,3 +77,11 @@ def play_turn(game):
     state = load_state(game)
     seat = game.seats.get(position=state.seat_to_move)
     return submit_move(game, seat, rules.greedy_move(state, seat.position), game.version)
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    """Each test starts with an empty cache: pages it renders are rendered, not served from
+    another test's cache (whose keys could not match anyway, but whose templates' contexts
+    a test may read)."""
+    cache.clear()

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.http import content_disposition_header
 
-from games import board, finished_games, links, replay_page
+from games import finished_games, links, replay_page
 from games.forms import PlayerFilterForm, ReplayStepForm
 from games.models import Game, Seat
 from games.views.seat_link import seat_link
@@ -82,35 +82,27 @@ def _replay(
     record_url: str,
     board_url: str = "",
 ) -> HttpResponse:
-    viewer = seat.position if seat is not None else None
-    moves = replay_page.Replay(game, viewer)
     form = ReplayStepForm(request.GET)
     wanted = form.cleaned_data["move"] if form.is_valid() else None
     error, status = "", 200
-    if not form.is_valid() or (wanted is not None and wanted > moves.last_seq):
+    if not form.is_valid() or (wanted is not None and wanted > game.version):
         error = f"There is no move {request.GET.get('move')!r}: this game has moves 1 to "
-        error += f"{moves.last_seq}. Here is the latest."
+        error += f"{game.version}. Here is the latest."
         wanted, status = None, 404
-    frame = moves.frame(wanted)
     if board_url == "" and seat is not None:
         board_url = links.seat_path(seat)
-    svg = board.board_svg(
-        frame.state,
-        viewer,
-        highlight=board.last_turn(frame.state, frame.events),
-        seat_names=frame.names,
+    page = replay_page.ReplayPage(
+        title=game.display_name,
+        status=game.status,
+        finished_at=game.finished_at,
+        viewer=seat.position if seat is not None else None,
+        seq=wanted if wanted != game.version else None,
+        error=error,
+        base=base,
+        record_url=record_url,
+        board_url=board_url,
     )
-    context = {
-        "game": game,
-        "frame": frame,
-        "svg": svg,
-        "scored_rounds": moves.scored_rounds(),
-        "base": base,
-        "record_url": record_url,
-        "board_url": board_url,
-        "error": error,
-        "seat": seat,
-    }
+    context = {"game": game, "main": replay_page.replay_part(request, game, page)}
     response = render(request, "games/replay.html", context, status=status)
     if game.status != Game.Status.FINISHED and seat is not None:
         # A running game's replay shows the viewer's hand: no copy in any cache.

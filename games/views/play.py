@@ -7,11 +7,13 @@ CSRF token, and a move carries the game version the player saw.
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import rules, services
-from games.board_page import seat_page
+from games import rules, services, snapshots
+from games.board_page import Table, board_part, seat_page
 from games.forms import EmailForm, MoveForm
 from games.links import seat_path
 from games.models import Game, Seat
@@ -30,41 +32,49 @@ def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
         status = 409 if request.method == "POST" else 200
         return render(request, "games/invitation.html", {"game": game, "seat": seat}, status=status)
 
-    events = game.engine_events()
-    state = rules.replay(events)
-    my_turn = state.seat_to_move == seat.position and not seat.is_bot
+    token = request.resolver_match.kwargs["token"]
     if request.method != "POST":
-        form = MoveForm(state=state, seat=seat.position, initial={"version": game.version})
-        return _board(request, game, seat, state, events, form if my_turn else None)
+        # The board part is rendered once per game version and cached (games.board_page).
+        context = {"game": game, "seat": seat, **board_part(request, game, seat, token)}
+        return render(request, "games/board.html", context)
 
+    snapshot = snapshots.current(game)
+    state = snapshot.state
+    my_turn = state.seat_to_move == seat.position and not seat.is_bot
     form = MoveForm(request.POST, state=state, seat=seat.position)
     seen = request.POST.get("version", "")
     if seen and seen != str(game.version):
-        return _board(request, game, seat, state, events, form if my_turn else None, moved_on=True)
+        return _board(request, seat, snapshot, form if my_turn else None, moved_on=True)
     if not my_turn:
         form.add_error(None, "It is not your turn.")
-        return _board(request, game, seat, state, events, None, status=400, error=form)
+        return _board(request, seat, snapshot, None, status=400, error=form)
     if not form.is_valid():
-        return _board(request, game, seat, state, events, form, status=400)
+        return _board(request, seat, snapshot, form, status=400)
     try:
         services.submit_move(game, seat, form.cleaned_data["move"], form.cleaned_data["version"])
     except services.GameMovedOn:
         game.refresh_from_db()
-        events = game.engine_events()
-        state = rules.replay(events)
-        return _board(request, game, seat, state, events, None, moved_on=True)
+        return _board(request, seat, snapshots.current(game), None, moved_on=True)
     except rules.IllegalMove as exc:
         form.add_error(None, exc.message)
-        return _board(request, game, seat, state, events, form, status=422)
+        return _board(request, seat, snapshot, form, status=422)
     messages.success(request, "Your move is in.")
     return redirect(seat_path(seat))
 
 
-def _board(request, game, seat, state, events, form, *, status=200, moved_on=False, error=None):
-    context = seat_page(game, seat, state, events, form)
+def _board(request, seat, snapshot, form, *, status=200, moved_on=False, error=None):
+    """The page after a move that was not taken: rendered afresh, never cached."""
+    table = Table.read(seat.game, seat, request.resolver_match.kwargs["token"])
+    context = seat_page(snapshot, table, form)
     context["moved_on"] = moved_on
     context["error_form"] = error
-    return render(request, "games/board.html", context, status=409 if moved_on else status)
+    page = {
+        "game": seat.game,
+        "seat": seat,
+        "main": mark_safe(render_to_string("games/_board_main.html", context, request)),
+        "scripts": mark_safe(render_to_string("games/_board_scripts.html", context, request)),
+    }
+    return render(request, "games/board.html", page, status=409 if moved_on else status)
 
 
 @require_POST

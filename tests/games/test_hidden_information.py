@@ -5,11 +5,16 @@ The test deals two games identically for the viewing seat and differently for ev
 else, plays the same moves in both, and renders everything the viewer can reach: the
 outputs must not differ at all (once game numbers, links and CSRF tokens are set aside).
 Whatever an output depends on, it does not depend on the others' hands.
+
+It runs twice: with nothing cached, and with every cache (states, rendered pages) warmed
+first by every other seat opening everything it can, so that nothing one seat's view
+leaves in a cache reaches another seat.
 """
 
 import re
 
 import pytest
+from django.core.cache import cache
 from django.urls import NoReverseMatch, reverse
 
 from games import rules, services
@@ -76,6 +81,17 @@ def normalise(text: str, game: Game) -> str:
     return text.replace(f"/games/{game.pk}/", "/games/N/")
 
 
+def warm_caches(client, game, viewer):
+    """Every other seat opens everything it can, twice (the second time from the cache)."""
+    for seat in game.seats.exclude(position=viewer):
+        path = seat_path(seat)
+        for _ in range(2):
+            client.get(path)
+            client.get(path + "history/")
+            client.get(path + "history/?move=2")
+            client.get(path + "record.json")
+
+
 def reachable(client, game, viewer):
     """Everything the viewing seat can open or be sent, as text."""
     seat = game.seats.get(position=viewer)
@@ -97,20 +113,31 @@ def reachable(client, game, viewer):
     return {key: normalise(value, game) for key, value in out.items()}
 
 
-def test_nothing_a_seat_can_reach_depends_on_the_other_hands(client, monkeypatch):
+@pytest.mark.parametrize("warm", [False, True], ids=["cold caches", "warm caches"])
+def test_nothing_a_seat_can_reach_depends_on_the_other_hands(client, monkeypatch, warm):
     viewer = VIEWER
     first = make_game(monkeypatch, 0)
     second = make_game(monkeypatch, 1)
+    cache.clear()
+    if warm:
+        warm_caches(client, first, viewer)
+        warm_caches(client, second, viewer)
     one, two = reachable(client, first, viewer), reachable(client, second, viewer)
     assert one.keys() == two.keys()
     for key in one:
         assert one[key] == two[key], f"{key} depends on another seat's hand"
+    if warm:
+        # And what the viewer gets from the cache is what it got rendered afresh.
+        assert reachable(client, first, viewer) == one
+        cache.clear()
+        assert reachable(client, first, viewer) == one
 
 
-def test_only_the_viewers_own_cities_are_marked(client, monkeypatch):
+@pytest.mark.parametrize("rounds", [1, 2], ids=["rendered", "from the cache"])
+def test_only_the_viewers_own_cities_are_marked(client, monkeypatch, rounds):
     game = make_game(monkeypatch, 0)
     state = services.load_state(game)
-    for seat in game.seats.all():
+    for seat in list(game.seats.all()) * rounds:
         page = client.get(seat_path(seat)).content.decode()
         marked = re.findall(r'<g class="city \w+ mine">.*?<text[^>]*>([^<]+)</text>', page)
         assert sorted(marked) == sorted(state.hands[seat.position])

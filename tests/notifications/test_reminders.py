@@ -4,6 +4,8 @@ from datetime import timedelta
 
 import pytest
 
+from notifications import reminders
+from notifications.models import Message
 from tests.conftest import sent
 from tests.factories import UserFactory, timed_game
 from tests.minute_jobs import run_minute_jobs
@@ -35,3 +37,27 @@ def test_players_who_turned_reminders_off_get_none(django_capture_on_commit_call
     with django_capture_on_commit_callbacks(execute=True):
         run_minute_jobs(game.deadline - timedelta(hours=1))
     assert sent("reminder") == []
+
+
+def test_a_turn_is_scheduled_for_its_first_reminder_and_then_the_next():
+    game = timed_game()
+    assert game.remind_at == game.deadline - timedelta(hours=24)
+    run_minute_jobs(game.deadline - timedelta(hours=23))
+    game.refresh_from_db()
+    assert game.remind_at == game.deadline - timedelta(hours=2)
+    run_minute_jobs(game.deadline - timedelta(hours=1))
+    game.refresh_from_db()
+    assert game.remind_at is None
+
+
+def test_games_whose_reminder_went_never_hold_up_the_others(monkeypatch):
+    # The scan reads only games whose reminder has come, not the first games by deadline:
+    # a batch of one still reaches the second game.
+    monkeypatch.setattr(reminders, "BATCH", 1)
+    first, second = timed_game(), timed_game()
+    moment = max(first.deadline, second.deadline) - timedelta(hours=20)
+    assert run_minute_jobs(moment)["reminders"] == 1
+    assert run_minute_jobs(moment)["reminders"] == 1
+    assert run_minute_jobs(moment)["reminders"] == 0
+    reminded = Message.objects.filter(kind="reminder").values_list("game", flat=True)
+    assert sorted(reminded) == sorted([first.pk, second.pk])

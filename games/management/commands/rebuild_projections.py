@@ -1,9 +1,10 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.utils import timezone
 
+from games import rules
 from games.models import Game
-from games.projection import differences, project
-from games.services import load_state
+from games.projection import differences, log_digest, project
 
 
 class Command(BaseCommand):
@@ -31,7 +32,11 @@ class Command(BaseCommand):
                     self.stderr.write(f"Game {pk}: has no events, skipped")
                     differing += 1
                     continue
-                projection = project(game, load_state(game), last_event)
+                # Replayed in full, never from a cached snapshot: this checks the columns
+                # (the log's digest among them) against the log itself.
+                events = game.engine_events()
+                projection = project(game, rules.replay(events), last_event)
+                projection["log_digest"] = log_digest(events)
                 changed = differences(game, projection)
                 if not changed:
                     continue
@@ -44,7 +49,13 @@ class Command(BaseCommand):
                 if not check:
                     for name in changed:
                         setattr(game, name, projection[name])
-                    game.save(update_fields=list(changed))
+                    fields = list(changed)
+                    if "deadline" in changed:
+                        # The reminder scan's schedule follows the deadline.
+                        later = [m for m in game.reminder_moments() if m > timezone.now()]
+                        game.remind_at = later[0] if later else None
+                        fields.append("remind_at")
+                    game.save(update_fields=fields)
 
         verb = "differ" if check else "differed and were fixed"
         self.stdout.write(f"{differing} game(s) {verb}.")

@@ -1,0 +1,121 @@
+"""Parts of pages rendered once and cached, with holes filled in per request.
+
+A page's heavy part (the board, the move form, the tables) is the same for every request
+with the same inputs: the game's version and log digest, the viewer, and the few rows and
+columns it shows besides the log. It is rendered once and cached under a digest of those
+inputs and of the code that renders it (``page_stamp``), so it can never be served for
+other inputs, nor by another release. What differs per request is left as a hole and
+filled in each time: the CSRF token. What is the same for every game on a board (its
+static layers, games.board.static_layer) is a hole too, filled from this process's copy,
+so the cache holds only what is particular to the game.
+
+    fragment = fragments.cached("board", inputs, render)   # render(holes) -> {name: html}
+    fragment.fill("main", request)
+
+Holes are marked in the rendered text with a nonce drawn for that rendering, so nothing a
+player typed (a name) can pose as one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import django
+from django.conf import settings
+from django.core.cache import cache as django_cache
+from django.http import HttpRequest
+from django.middleware.csrf import get_token
+from django.utils.safestring import SafeString, mark_safe
+
+from games.board import static_layer
+from games.snapshots import source_digest
+
+log = logging.getLogger(__name__)
+
+# A fragment is rendered again after this long unused; nothing depends on it being kept.
+TIMEOUT = 60 * 60 * 24 * 3
+
+
+@cache
+def page_stamp() -> str:
+    """The code that renders the pages (the games app's modules, templates and static
+    files, Django, and where static files are served from): a new release never serves
+    what an older one rendered."""
+    root = Path(__file__).parent
+    code = source_digest(root, (".py", ".html", ".js", ".css", ".json"))
+    return f"{code}:{django.__version__}:{settings.STATIC_URL}:{settings.STORAGES}"
+
+
+class Holes:
+    """The markers of one rendering's holes."""
+
+    def __init__(self) -> None:
+        self.nonce = secrets.token_hex(12)
+        self.pattern = re.compile(f"\0{self.nonce}:([^\0]*)\0")
+
+    def mark(self, hole: str) -> str:
+        return f"\0{self.nonce}:{hole}\0"
+
+    @property
+    def csrf_token(self) -> str:
+        return self.mark("csrf")
+
+    def layer(self, board: str, name: str) -> str:
+        return self.mark(f"layer:{board}:{name}")
+
+    def split(self, text: str) -> tuple[str, ...]:
+        """Text and hole names, alternately (text first and last)."""
+        return tuple(self.pattern.split(text))
+
+
+@dataclass(frozen=True)
+class Fragment:
+    parts: dict[str, tuple[str, ...]]
+
+    def fill(self, name: str, request: HttpRequest) -> SafeString:
+        """The part ``name`` with its holes filled in for ``request``."""
+        parts = self.parts[name]
+        out = list(parts)
+        token = None
+        for n in range(1, len(parts), 2):
+            hole = parts[n]
+            if hole == "csrf":
+                token = token or get_token(request)  # once: each call masks it anew
+                out[n] = token
+            else:
+                kind, board, layer = hole.split(":")
+                if kind != "layer":
+                    raise ValueError(f"unknown hole {hole!r}")
+                out[n] = static_layer(board, layer)
+        # Rendered by the template engine, which escaped it; the holes are ours.
+        return mark_safe("".join(out))
+
+
+def cached(kind: str, inputs: tuple, render: Callable[[Holes], dict[str, str]]) -> Fragment:
+    """The fragment of ``kind`` for ``inputs``, rendered by ``render`` when not cached.
+
+    ``inputs`` must hold everything ``render`` reads (it is the cache key); ``render``
+    gets the holes to use and returns each named part's text.
+    """
+    material = repr((page_stamp(), kind, inputs)).encode()
+    key = f"railmail:fragment:{kind}:{hashlib.sha256(material).hexdigest()}"
+    try:
+        parts = django_cache.get(key)
+    except Exception:
+        log.warning("could not read a cached page fragment", exc_info=True)
+        parts = None
+    if parts is None:
+        holes = Holes()
+        parts = {name: holes.split(text) for name, text in render(holes).items()}
+        try:
+            django_cache.set(key, parts, timeout=TIMEOUT)
+        except Exception:
+            log.warning("could not cache a page fragment", exc_info=True)
+    return Fragment(parts)

@@ -1,0 +1,247 @@
+"""A game's state at one version of its log: derived from the log, cached, never a second
+truth.
+
+    snapshot = snapshots.current(game)    # at the version the Game row says
+    snapshot.state                         # the engine's state (treat it as read-only)
+    snapshot.round_events                  # the events of the round so far
+    later = snapshot.then(events)          # more events, each checked by the engine
+
+A snapshot is cached under a key made of the engine's code and the log's digest
+(``games.projection.log_digest``, kept on the Game row with the version): the digest is
+chained over every event of the log, so a key names one log and nothing else. A stale copy
+can never be served: a different log (another move, or the same version numbers reused
+after a database was restored from an older backup) has another digest, hence another
+key; and a new release of the engine another stamp. Entries are never invalidated, only
+left to expire.
+
+When the cache misses (a new process, an empty or lost cache, an evicted entry), the
+snapshot is rebuilt from the log: the rows are read and replayed from the latest round
+start still cached (a snapshot at each round start is kept for that), so a long game does
+not re-score its past rounds. The write path (games.services) folds its new events onto
+the snapshot it started from, and stores the result for the pages that follow.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import logging
+import pickle
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from django.core.cache import cache as django_cache
+
+from games import rules
+from games.models import Event, Game
+from games.projection import log_digest
+
+log = logging.getLogger(__name__)
+
+# A snapshot is kept this long after it was last stored; a game's current one is stored
+# again with every append. Nothing depends on it being kept: a miss rebuilds it.
+TIMEOUT = 60 * 60 * 24 * 30
+# A seat's own turns, as the timeout count reads them (see Snapshot.runs).
+TURN_TYPES = ("start_placed", "track_built", "turn_passed")
+
+
+def source_digest(root: Path, suffixes: Iterable[str]) -> str:
+    """A digest of the files under ``root`` with these suffixes: a stamp of a release of
+    that code, for cache keys."""
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        if path.suffix in suffixes and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+@cache
+def engine_stamp() -> str:
+    """The rules engine's code and board data, and this module: a new release of either
+    never reads a state an older one cached (the rules or the states' layout may have
+    changed)."""
+    stamp = source_digest(Path(rules.__file__).parent, (".py", ".json"))
+    return hashlib.sha256((stamp + Path(__file__).read_text()).encode()).hexdigest()[:16]
+
+
+def key_for(version: int, digest: str) -> str:
+    """The cache key of the snapshot after event ``version`` of the log with ``digest``."""
+    return f"railmail:snapshot:{engine_stamp()}:{version}:{digest}"
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A game after event ``version`` of its log (whose digest is ``digest``).
+
+    ``round_events``: the events (engine form, with seq) from the current round's
+    ``round_started`` on; the whole log before the first round. ``runs``: per seat, how
+    many of its turns in a row ended in a timeout, and whether its turn now has timed out
+    (the count games.services records; see ``timeouts_in_a_row``).
+    """
+
+    version: int
+    digest: str
+    state: rules.GameState | None
+    round_events: tuple[dict, ...] = ()
+    runs: tuple[tuple[int, bool], ...] = ()
+
+    @property
+    def key(self) -> str:
+        return key_for(self.version, self.digest)
+
+    def timeouts_in_a_row(self, position: int) -> int:
+        """How many of the seat's last turns, in a row, ended in a timeout."""
+        return self.runs[position][0] if position < len(self.runs) else 0
+
+    def then(self, events: Iterable[dict]) -> Snapshot:
+        """The snapshot after ``events`` (engine events; their seq follows this version).
+
+        Each event is checked by the engine, as a replay of the whole log would."""
+        version, digest, state = self.version, self.digest, self.state
+        round_events, runs = list(self.round_events), list(self.runs)
+        for event in events:
+            version += 1
+            # The event as the log will hold it: JSON values (lists, not tuples), with seq.
+            event = json.loads(json.dumps(event))
+            event.setdefault("seq", version)
+            state = rules.replay([event]) if state is None else rules.apply(state, event)
+            digest = log_digest([event], digest)
+            if event["type"] == "round_started":
+                round_events = []
+            round_events.append(event)
+            runs = runs or [(0, False)] * state.seat_count
+            _count_timeouts(runs, event)
+        return Snapshot(version, digest, state, tuple(round_events), tuple(runs))
+
+
+# Before the first event: the snapshot every log starts from.
+EMPTY = Snapshot(version=0, digest="", state=None)
+
+
+def _count_timeouts(runs: list[tuple[int, bool]], event: dict) -> None:
+    """Count a seat's turns that ended in a timeout, in a row: its own move after a timeout
+    continues the run (a bot played it), its own move otherwise ends it, and taking the
+    seat back from the bot starts afresh."""
+    seat = event.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(runs):
+        return
+    count, timed_out = runs[seat]
+    if event["type"] == "turn_timed_out":
+        runs[seat] = (count, True)
+    elif event["type"] == "seat_taken_back":
+        runs[seat] = (0, False)
+    elif event["type"] in TURN_TYPES:
+        runs[seat] = (count + 1 if timed_out else 0, False)
+
+
+# --- the cache ----------------------------------------------------------------------------
+
+
+class _Pickler(pickle.Pickler):
+    # A board is the same for every game on it: stored by name, not drawn into each entry.
+    def persistent_id(self, obj):
+        return obj.name if isinstance(obj, rules.Board) else None
+
+
+class _Unpickler(pickle.Unpickler):
+    def persistent_load(self, pid):
+        return rules.get_board(pid)
+
+
+def _dumps(snapshot: Snapshot) -> bytes:
+    out = io.BytesIO()
+    _Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(snapshot)
+    return out.getvalue()
+
+
+def _loads(data: bytes) -> Snapshot:
+    return _Unpickler(io.BytesIO(data)).load()
+
+
+def store(*found: Snapshot) -> None:
+    """Cache snapshots under their keys. A cache that fails is only slower: logged."""
+    try:
+        django_cache.set_many({s.key: _dumps(s) for s in found}, timeout=TIMEOUT)
+    except Exception:
+        log.warning("could not cache game snapshots", exc_info=True)
+
+
+def _fetch(keys: Sequence[str]) -> dict[str, Snapshot]:
+    try:
+        return {key: _loads(data) for key, data in django_cache.get_many(keys).items()}
+    except Exception:
+        log.warning("could not read cached game snapshots", exc_info=True)
+        return {}
+
+
+def current(game: Game) -> Snapshot:
+    """The snapshot of ``game`` at the version its row (as read) says: from the cache, or
+    rebuilt from the log."""
+    if game.log_digest:
+        key = key_for(game.version, game.log_digest)
+        found = _fetch([key]).get(key)
+        if found is not None:
+            return found
+    return GameLog.read(game).snapshot(game.version)
+
+
+def latest(game: Game) -> Snapshot:
+    """The snapshot of ``game`` as it stands in the database now."""
+    row = Game.objects.only("version", "log_digest").get(pk=game.pk)
+    return current(row)
+
+
+class GameLog:
+    """A game's log as read from its rows, for rebuilding snapshots of any of its
+    versions."""
+
+    def __init__(self, events: list[dict]) -> None:
+        self.events = events
+        # digests[n]: the digest of the first n events.
+        self.digests = [""]
+        for event in events:
+            self.digests.append(log_digest([event], self.digests[-1]))
+
+    @classmethod
+    def read(cls, game: Game) -> GameLog:
+        """The log of ``game`` up to the version its row says."""
+        rows = Event.objects.filter(game_id=game.pk, seq__lte=game.version).order_by("seq")
+        events = [
+            {"type": kind, "seq": seq, **data}
+            for seq, kind, data in rows.values_list("seq", "type", "data")
+        ]
+        found = cls(events)
+        if game.log_digest and found.digests[-1] != game.log_digest:
+            # The row and its log disagree (rebuild_projections repairs it): the log is
+            # the truth, and what is built from it is cached under the log's own digest.
+            log.warning("game %s: log_digest differs from its events", game.pk)
+        return found
+
+    def snapshot(self, seq: int) -> Snapshot:
+        """The snapshot after event ``seq``: from the cache, or replayed from the latest
+        cached snapshot at a round start before it (or from the first event)."""
+        if not 0 < seq <= len(self.events):
+            raise ValueError(f"this log has events 1 to {len(self.events)}")
+        starts = [
+            n for n, event in enumerate(self.events[:seq], 1) if event["type"] == "round_started"
+        ]
+        wanted = {key_for(n, self.digests[n]): n for n in [*starts, seq]}
+        cached = _fetch(list(wanted))
+        if cached:
+            base = max(cached.values(), key=lambda s: s.version)
+            if base.version == seq:
+                return base
+        else:
+            base = EMPTY
+        made = []
+        snapshot = base
+        for event in self.events[base.version : seq]:
+            snapshot = snapshot.then([event])
+            if event["type"] == "round_started" and snapshot.version != seq:
+                made.append(snapshot)
+        store(*made, snapshot)
+        return snapshot

@@ -1,0 +1,71 @@
+"""The board and replay pages are rendered once per game version and cached
+(games.fragments): whatever else they show is part of the key, and what differs per
+request (the CSRF token) is filled in per request."""
+
+import re
+
+import pytest
+from django.test import Client
+
+from accounts.models import User
+from games import rules
+from games.links import seat_path
+from games.services import load_state
+from tests.conftest import play_turn
+from tests.factories import GameFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def token_in(page: bytes) -> str:
+    return re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1).decode()
+
+
+def test_each_visitor_gets_a_working_csrf_token_of_their_own():
+    game = GameFactory()
+    seat = game.seats.get(position=game.seat_to_move)
+    first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    page = first.get(seat_path(seat)).content
+    cached = second.get(seat_path(seat)).content  # the same page, from the cache
+    assert token_in(page) != token_in(cached)
+    state = load_state(game)
+    point = state.board.point_index[rules.legal_start_points(state)[0]]
+    move = {"csrfmiddlewaretoken": token_in(cached), "version": game.version, "point": point}
+    assert second.post(seat_path(seat), move).status_code == 302
+
+
+def test_a_move_shows_at_once_to_everyone(client):
+    game = GameFactory()
+    watcher = game.seats.get(position=(game.seat_to_move + 1) % 3)
+    mover = game.seats.get(position=game.seat_to_move)
+    assert f"{mover.name} to move".encode() in client.get(seat_path(watcher)).content
+    game = play_turn(game)
+    after = client.get(seat_path(watcher)).content
+    assert f"{mover.name} to move".encode() not in after
+
+
+def test_a_change_beside_the_log_shows_at_once(client):
+    game = GameFactory()
+    seat = game.seats.get(position=0)
+    user = UserFactory(timezone="UTC")
+    game.seats.filter(pk=seat.pk).update(user=user)
+    path = seat_path(seat)
+    client.get(path)
+    game.seats.filter(position=1).update(name="Renamed")
+    assert b"Renamed" in client.get(path).content
+    game.title = "A new title"
+    game.save(update_fields=["title"])
+    assert b"A new title" in client.get(path).content
+    User.objects.filter(pk=user.pk).update(timezone="Asia/Tokyo")
+    type(game).objects.filter(pk=game.pk).update(deadline="2030-01-01T00:00:00+00:00")
+    assert b"(Asia/Tokyo)" in client.get(path).content
+
+
+def test_the_replay_of_each_move_is_its_own(client):
+    game = play_turn(play_turn(GameFactory()))
+    token = seat_path(game.seats.get(position=0)).split("/")[2]
+    pages = {move: client.get(f"/s/{token}/history/?move={move}").content for move in (2, 3)}
+    assert b"Move <strong>2</strong>" in pages[2]
+    assert b"Move <strong>3</strong>" in pages[3]
+    again = client.get(f"/s/{token}/history/?move=2").content
+    assert again == pages[2]
