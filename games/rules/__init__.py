@@ -17,7 +17,14 @@ from .replay import apply, game_created, replay
 from .scoring import missing_cost
 from .simulate import simulate
 from .state import AWAITING_DEAL, BUILDING, OVER, PLACING, ROUND_OVER, GameState, Track
-from .turns import decide, legal_lines, legal_start_points, may_colour
+from .turns import (
+    decide,
+    legal_line_ids,
+    legal_lines,
+    legal_second_line_ids,
+    legal_start_points,
+    may_colour,
+)
 from .visibility import hands_visible_to, seat_view
 
 __all__ = [
@@ -57,7 +64,9 @@ __all__ = [
     "get_board",
     "greedy_move",
     "hands_visible_to",
+    "legal_line_ids",
     "legal_lines",
+    "legal_second_line_ids",
     "legal_start_points",
     "make_record",
     "may_colour",
