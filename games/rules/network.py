@@ -2,33 +2,13 @@
 
 Built black track is shared by everyone; a coloured (exclusive) line serves only the seat
 that built it. Networks meet at crossing points: every usable line touching a point joins it.
+The searches themselves are in ``graph``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
+from .graph import reach
 from .state import GameState
-
-
-def reachable(state: GameState, seat: int, sources: Iterable[int]) -> set[int]:
-    """Points reached from ``sources`` over built track that ``seat`` may use."""
-    board = state.board
-    built = state.built
-    seen = set(sources)
-    stack = list(seen)
-    while stack:
-        point = stack.pop()
-        for line in board.point_lines[point]:
-            track = built.get(line)
-            if track is None or (track.exclusive and track.seat != seat):
-                continue
-            a, b, _cost = board.lines[line]
-            other = b if a == point else a
-            if other not in seen:
-                seen.add(other)
-                stack.append(other)
-    return seen
 
 
 def network(state: GameState, seat: int) -> set[int]:
@@ -36,7 +16,7 @@ def network(state: GameState, seat: int) -> set[int]:
     start = state.start_point(seat)
     if start is None:
         return set()
-    return reachable(state, seat, (start,))
+    return reach(state.board, state.built, seat, (start,))
 
 
 def cities_joined(state: GameState, seat: int) -> bool:
@@ -45,7 +25,7 @@ def cities_joined(state: GameState, seat: int) -> bool:
     terminals = state.terminals(seat)
     if state.options.cities_must_join_start and state.start_point(seat) is None:
         return False
-    return set(terminals) <= reachable(state, seat, terminals[:1])
+    return set(terminals) <= reach(state.board, state.built, seat, terminals[:1])
 
 
 def joined_seats(state: GameState) -> list[int]:

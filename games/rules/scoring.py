@@ -5,10 +5,9 @@ costs nothing, free lines cost 1 (flat land) or 2 (river, mountain, sea), and an
 opponent's coloured line cannot be crossed. With at most six terminals, the
 Dreyfus-Wagner dynamic programme (in the Erickson-Monma-Veinott form: merge subtrees at a
 point, then grow them along shortest paths) is exact and fast: 2^(k-1) shortest-path
-sweeps over ~200 points. Edge costs are 0, 1 or 2, so each sweep is a bucket queue
-(Dial's algorithm) rather than a heap. The same tables answer the bots' "what if"
-questions (the cost with one more line free, or with a start marker at any point) at
-once: see ``SteinerTables``.
+sweeps over ~200 points, each one ``graph.spread`` over the seat's cost graph. The same
+tables answer the bots' "what if" questions (the cost with one more line free, or with a
+start marker at any point) at once: see ``SteinerTables``.
 """
 
 from __future__ import annotations
@@ -16,61 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from operator import add
 
+from .graph import INFINITY, Graph, cost_graph, distances, spread
 from .state import GameState
-
-INFINITY = 1 << 30
-
-Graph = list[list[tuple[int, int]]]  # point -> [(neighbour, cost), ...]
-
-
-def cost_graph(state: GameState, seat: int, *, cross_coloured: bool = False) -> Graph:
-    """The board as ``seat`` sees it when counting missing track.
-
-    With ``cross_coloured``, opponents' coloured lines cost what building beside them
-    would; that is only a fallback for a city walled in by them (see ``missing_cost``).
-    """
-    board = state.board
-    built = state.built
-    graph: Graph = [[] for _ in board.points]
-    for line, (a, b, cost) in enumerate(board.lines):
-        track = built.get(line)
-        if track is not None:
-            if not track.exclusive or track.seat == seat:
-                cost = 0
-            elif not cross_coloured:
-                continue
-        graph[a].append((b, cost))
-        graph[b].append((a, cost))
-    return graph
-
-
-def _spread(start: list[int], graph: Graph, bound: int) -> list[int]:
-    """Shortest distances from a weighted set of sources (``start[v]`` = cost at ``v``).
-
-    Distances over ``bound`` are not wanted and stay at or above it.
-    """
-    dist = list(start)
-    buckets: list[list[int]] = [[] for _ in range(bound + 1)]
-    top = -1  # the highest bucket holding anything
-    for point, value in enumerate(dist):
-        if value <= bound:
-            buckets[value].append(point)
-            top = max(top, value)
-    value = 0
-    while value <= top:
-        # Iterating a list sees what is appended meanwhile: zero-cost lines add to this bucket.
-        for point in buckets[value]:
-            if dist[point] != value:
-                continue
-            for other, cost in graph[point]:
-                new = value + cost
-                if new < dist[other] and new <= bound:
-                    dist[other] = new
-                    buckets[new].append(other)
-                    if new > top:
-                        top = new
-        value += 1
-    return dist
 
 
 class SteinerTables:
@@ -107,7 +53,7 @@ class SteinerTables:
         for i, terminal in enumerate(self.terminals):
             start = [INFINITY] * size
             start[terminal] = 0
-            tables[1 << i] = _spread(start, graph, loose)
+            tables[1 << i] = spread(start, graph, loose)
         points = self.terminals if also is None else [*self.terminals, also]
         self.joinable = not k or all(tables[1][p] < INFINITY for p in points)
         self.bound = loose
@@ -123,7 +69,7 @@ class SteinerTables:
                 if sub < rest:  # each split once
                     merged = list(map(min, merged, map(add, tables[sub], tables[rest])))
                 sub = (sub - 1) & mask
-            tables[mask] = _spread(merged, graph, self.bound)
+            tables[mask] = spread(merged, graph, self.bound)
         self.tables = tables
         self.cost = tables[self.full][self.terminals[0]] if self.terminals else 0
 
@@ -177,18 +123,26 @@ def steiner_cost(graph: Graph, terminals: Sequence[int]) -> int | None:
     return min(tables.cost_with_point(terminals[-1]), tables.bound)
 
 
-def missing_cost(state: GameState, seat: int) -> int:
-    """Track points ``seat`` still needs to join its cities, with all usable track free.
+def scoring_graph(state: GameState, seat: int) -> Graph:
+    """The graph ``seat``'s missing track is counted on: its ``cost_graph``, unless
+    opponents' coloured lines wall one of its cities (or its start marker, under the
+    stricter reading) in completely; then, since a round must still be scored, the
+    graph where the seat builds beside them."""
+    board, built = state.board, state.built
+    graph = cost_graph(board, built, seat)
+    terminals = state.terminals(seat) if state.hands else []
+    if terminals:
+        dist = distances(graph, terminals[:1])
+        if any(dist[t] >= INFINITY for t in terminals):
+            return cost_graph(board, built, seat, cross_coloured=True)
+    return graph
 
-    An opponent's coloured line cannot be crossed. If coloured lines wall a city in
-    completely, the cost is counted as if the seat built beside them, since a round
-    must still be scored.
-    """
+
+def missing_cost(state: GameState, seat: int) -> int:
+    """Track points ``seat`` still needs to join its cities, with all usable track free,
+    counted on its ``scoring_graph``."""
     if not state.hands:
         return 0
-    terminals = state.terminals(seat)
-    cost = steiner_cost(cost_graph(state, seat), terminals)
-    if cost is None:
-        cost = steiner_cost(cost_graph(state, seat, cross_coloured=True), terminals)
+    cost = steiner_cost(scoring_graph(state, seat), state.terminals(seat))
     assert cost is not None, "the board graph is connected"
     return cost

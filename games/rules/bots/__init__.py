@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from ..moves import Move
 from ..state import GameState
-from .greedy import choose_start, greedy_move, shortest_paths
+from .greedy import choose_start, greedy_move
 from .strong import strong_move
 
 Bot = Callable[[GameState, int], Move]
@@ -30,6 +30,5 @@ __all__ = [
     "Bot",
     "choose_start",
     "greedy_move",
-    "shortest_paths",
     "strong_move",
 ]

@@ -6,76 +6,39 @@ builds along the cheapest path from its network to its nearest city not yet join
 
 from __future__ import annotations
 
-import heapq
-
+from ..graph import cost_graph, distances, first_line_towards
 from ..moves import Build, Line, Move, Pass, PlaceStart
-from ..network import cities_joined, coloured_at, network
-from ..scoring import INFINITY, Graph, cost_graph
+from ..network import cities_joined, network
 from ..state import PLACING, GameState, Track
-from ..turns import MAX_COLOURED_AT_POINT, legal_lines
-
-
-def shortest_paths(graph: Graph, sources: set[int]) -> tuple[list[int], list[int]]:
-    """Distances from ``sources`` and each point's predecessor on a cheapest path."""
-    dist = [INFINITY] * len(graph)
-    parent = [-1] * len(graph)
-    heap = [(0, point) for point in sources]
-    for point in sources:
-        dist[point] = 0
-    while heap:
-        value, point = heapq.heappop(heap)
-        if value != dist[point]:
-            continue
-        for other, cost in graph[point]:
-            new = value + cost
-            if new < dist[other]:
-                dist[other] = new
-                parent[other] = point
-                heapq.heappush(heap, (new, other))
-    return dist, parent
+from ..turns import legal_lines, may_colour
 
 
 def choose_start(state: GameState, seat: int) -> int:
     """The free city of ``seat``'s hand cheapest to join to the other four."""
-    graph = cost_graph(state, seat)
+    graph = cost_graph(state.board, state.built, seat)
     cities = [state.board.city_point(name) for name in state.hands[seat]]
     taken = set(state.starts)
     best = None
     for city in cities:
         if city in taken:
             continue
-        dist, _parent = shortest_paths(graph, {city})
+        dist = distances(graph, [city])
         total = sum(dist[other] for other in cities)
         if best is None or total < best[0]:
             best = (total, city)
     if best is not None:
         return best[1]
     # All five cities hold other markers: take the free point nearest to them.
-    dist, _parent = shortest_paths(graph, set(cities))
+    dist = distances(graph, cities)
     return min((d, p) for p, d in enumerate(dist) if p not in taken)[1]
 
 
 def next_line_towards_city(state: GameState, seat: int) -> int | None:
     """The first line to build on a cheapest path from the network to the nearest city
     of ``seat`` not yet in it (None when there is none)."""
-    reach = network(state, seat)
-    targets = [p for p in state.terminals(seat) if p not in reach]
-    if not targets or not reach:
-        return None
-    dist, parent = shortest_paths(cost_graph(state, seat), reach)
-    target = min(targets, key=lambda p: (dist[p], p))
-    if dist[target] >= INFINITY:
-        return None
-    board = state.board
-    first = None
-    point = target
-    while point not in reach:
-        before = parent[point]
-        line = board.line_index[(before, point)]
-        if line not in state.built:
-            first = line
-        point = before
-    return first
+    return first_line_towards(
+        state.board, state.built, seat, network(state, seat), state.terminals(seat)
+    )
 
 
 def greedy_move(state: GameState, seat: int) -> Move:
@@ -94,12 +57,10 @@ def greedy_move(state: GameState, seat: int) -> Move:
         line = next_line_towards_city(scratch, seat)
         if line is None:
             break
-        a, b, cost = board.lines[line]
+        cost = board.lines[line][2]
         if lines and cost == 2:
             break  # a double line is built alone
-        colour = scratch.exclusive_left[seat] > 0 and all(
-            coloured_at(scratch, p) < MAX_COLOURED_AT_POINT for p in (a, b)
-        )
+        colour = may_colour(scratch, seat, board.line_points(line))
         if colour:
             coloured.add(len(lines))
             scratch.exclusive_left[seat] -= 1

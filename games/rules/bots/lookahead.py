@@ -12,16 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..boards import Board
+from ..graph import Built, first_line_towards, reach
 from ..scoring import missing_cost
 from ..state import GameState, Track
-from .paths import Paths
 
 # The others' turns played out after the seat's move: each of them this many times.
 REPLY_ROUNDS = 4
 
 
 def missing_after_replies(
-    state: GameState, seat: int, lines: Sequence[int], tables: Sequence[list], paths: Paths
+    state: GameState, seat: int, lines: Sequence[int], tables: Sequence[list]
 ) -> float:
     """The seat's missing cost once it has built ``lines`` and the others have answered,
     averaged over ``tables`` (guesses at every seat's city points)."""
@@ -31,17 +32,18 @@ def missing_after_replies(
         for line in lines:
             scratch.built[line] = Track(seat, False)
         scratch.supply_left -= len(lines)
-        for line, builder in replies(scratch, seat, table, paths):
+        for line, builder in replies(scratch, seat, table):
             scratch.built[line] = Track(builder, False)
         total += missing_cost(scratch, seat)
     return total / len(tables)
 
 
-def replies(state: GameState, seat: int, table: list, paths: Paths) -> list[tuple[int, int]]:
+def replies(state: GameState, seat: int, table: list) -> list[tuple[int, int]]:
     """The lines the others build (with who builds each) in their next ``REPLY_ROUNDS``
     turns each, heading for their nearest city in ``table``, until a line joins some
     seat's cities or the supply runs out (either ends the round, as in ``turns``)."""
-    built = set(state.built)
+    board = state.board
+    built = dict(state.built)
     supply = state.supply_left
     others = [(seat + k) % state.seat_count for k in range(1, state.seat_count)]
     # What must be joined for each seat, as in ``GameState.terminals``.
@@ -57,17 +59,26 @@ def replies(state: GameState, seat: int, table: list, paths: Paths) -> list[tupl
                 continue
             spent = 0
             while spent < 2 and supply > 0:
-                line = paths.first_line_towards(built, start, set(table[other]))
-                cost = state.board.lines[line][2] if line is not None else 0
+                network = reach(board, built, other, [start])
+                line = first_line_towards(board, built, other, network, table[other])
+                cost = board.lines[line][2] if line is not None else 0
                 if line is None or (spent and cost == 2):
                     break  # nothing left to build, or a double line, which goes alone
-                built.add(line)
+                built[line] = Track(other, False)
                 answered.append((line, other))
                 supply -= 1
                 spent += cost
-                # Only the seats whose cities all lie in this line's network can be
-                # joined by it.
-                joined_by_it = paths.reach(built, state.board.lines[line][0])
-                if supply == 0 or any(need <= joined_by_it for need in needs):
+                if supply == 0 or joins_some_seat(board, built, line, needs):
                     return answered
     return answered
+
+
+def joins_some_seat(board: Board, built: Built, line: int, needs: list[set[int]]) -> bool:
+    """Whether the track through ``line`` joins all that some seat must join (``needs``,
+    by seat), as that seat may use the track."""
+    end = board.lines[line][0]
+    joined = reach(board, built, None, [end])  # all track: what any seat may use, and more
+    return any(
+        need <= joined and need <= reach(board, built, seat, [end])
+        for seat, need in enumerate(needs)
+    )

@@ -16,8 +16,8 @@ import random
 from functools import cache
 
 from ..boards import COLOURS, Board, get_board
+from ..graph import Built, cheapest_paths, cost_graph, distances, reach
 from ..state import GameState
-from .paths import Paths
 
 # How much less likely a hand becomes for each move it does not explain. Not zero: people
 # do not always head for their nearest city, and a hand that explains nearly everything
@@ -38,10 +38,9 @@ def sample_tables(state: GameState, seat: int, rng: random.Random, count: int) -
     hands. ``state`` must already hide the others' hands (only the seat's own are read).
     """
     board = state.board
-    paths = Paths(board)
     mine = [board.city_point(name) for name in state.hands[seat]]
     weighed = {
-        other: weigh_hands(state, seat, other, paths, rng)
+        other: weigh_hands(state, seat, other, rng)
         for other in range(state.seat_count)
         if other != seat
     }
@@ -60,7 +59,7 @@ def sample_tables(state: GameState, seat: int, rng: random.Random, count: int) -
 
 
 def weigh_hands(
-    state: GameState, seat: int, other: int, paths: Paths, rng: random.Random
+    state: GameState, seat: int, other: int, rng: random.Random
 ) -> tuple[list[tuple[int, ...]], list[float]]:
     """The hands ``other`` could hold (as city points, one per colour) and their weights."""
     board = state.board
@@ -91,7 +90,7 @@ def weigh_hands(
     if start_city is not None:
         _weigh_start(board, start, hands, weights)
     if start is not None:
-        _weigh_lines(state, other, start, hands, weights, paths)
+        _weigh_lines(state, other, start, hands, weights)
     return hands, weights
 
 
@@ -105,31 +104,37 @@ def _weigh_start(board: Board, start: int, hands: list, weights: list[float]) ->
 
 
 def _weigh_lines(
-    state: GameState, other: int, start: int, hands: list, weights: list[float], paths: Paths
+    state: GameState, other: int, start: int, hands: list, weights: list[float]
 ) -> None:
     """Each line ``other`` built this round: on a cheapest way to its nearest city."""
-    built: set[int] = set()
+    built: dict = {}
     for line, track in state.built.items():
         if track.seat == other:
-            before = paths.distances_from_network(built, start)
-            after = paths.distances_from_network(built | {line}, start)
+            before = _from_network(state, built, other, start)
+            after = _from_network(state, {**built, line: track}, other, start)
             for i, hand in enumerate(hands):
                 nearest = min(
                     ((before[city], city) for city in hand if before[city] > 0), default=None
                 )
                 if nearest is None or after[nearest[1]] >= nearest[0]:
                     weights[i] *= UNEXPLAINED
-        built.add(line)
+        built[line] = track
+
+
+def _from_network(state: GameState, built: Built, seat: int, start: int) -> list[int]:
+    """Cheapest distances from ``seat``'s network with ``built`` track."""
+    network = reach(state.board, built, seat, [start])
+    return cheapest_paths(state.board, built, seat, network)[0]
 
 
 @cache
 def city_distances(board_name: str) -> dict[int, dict[int, int]]:
     """Cheapest distances between the board's cities with no track built."""
     board = get_board(board_name)
-    paths = Paths(board)
+    graph = cost_graph(board, {}, 0)
     points = sorted({board.city_point(city.name) for city in board.cities})
     apart = {}
     for a in points:
-        dist = paths.distances(set(), [a])
+        dist = distances(graph, [a])
         apart[a] = {b: dist[b] for b in points}
     return apart

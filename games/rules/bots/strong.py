@@ -25,13 +25,13 @@ import random
 from dataclasses import dataclass
 
 from ..boards import COLOURS
+from ..graph import cost_graph, distances
 from ..moves import Build, Move, Pass, PlaceStart
-from ..network import coloured_at, network
-from ..scoring import INFINITY, Graph, SteinerTables, _spread, cost_graph
+from ..network import network
+from ..scoring import SteinerTables, scoring_graph
 from ..state import PLACING, GameState, Track
-from ..turns import MAX_COLOURED_AT_POINT
+from ..turns import legal_line_ids, legal_second_line_ids, may_colour
 from .lookahead import missing_after_replies
-from .paths import Paths
 from .reading import sample_tables
 
 # At most this many of the best plans are played out against the others' answers, each
@@ -72,11 +72,11 @@ def choose_start(state: GameState, seat: int) -> int:
     the point farthest from the others' start markers, then to a city of the hand.
     """
     board = state.board
-    graph = _graph(state, seat)
+    graph = scoring_graph(state, seat)
     cities = [board.city_point(name) for name in state.hands[seat]]
     tables = SteinerTables(graph, cities)
     taken = {p for p in state.starts if p is not None}
-    others = _distances(graph, taken) if taken else [FAR_ENOUGH] * len(board.points)
+    others = distances(graph, taken) if taken else [FAR_ENOUGH] * len(board.points)
     own = set(cities)
 
     def key(point: int) -> tuple:
@@ -119,10 +119,8 @@ def choose_build(state: GameState, seat: int) -> Move:
     if best.missing > 0 and len(candidates) > 1:
         rng = random.Random(repr((state.round, seat, tuple(state.built))))
         tables = sample_tables(state, seat, rng, TABLES)
-        paths = Paths(state.board)
         best = min(
-            candidates,
-            key=lambda plan: missing_after_replies(state, seat, plan.lines, tables, paths),
+            candidates, key=lambda plan: missing_after_replies(state, seat, plan.lines, tables)
         )
     return _as_move(state, seat, best.lines, helper)
 
@@ -139,30 +137,24 @@ def best_plans(plans: list[Plan], helper: Help, count: int) -> list[Plan]:
 def candidate_plans(state: GameState, seat: int) -> list[Plan]:
     """Every useful turn: each single line touching the network, and each pair whose first
     line lowers the missing cost (no pair can do better otherwise, see below)."""
-    board = state.board
     now = Costs(state, seat)
-    singles = [
-        Plan((line,), *now.with_line(line)) for line in _free_lines(state, network(state, seat))
-    ]
+    singles = [Plan((line,), *now.with_line(line)) for line in legal_line_ids(state, seat)]
     plans = list(singles)
     # A pair of flat lines can lower the cost by at most 2; if it does, each of its lines
     # lies on a cheapest tree, so it lowers the cost by 1 on its own. Pairs whose first line
     # lowers nothing cannot beat the best single line plus a useful second one.
     for first in singles:
         line = first.lines[0]
-        if board.lines[line][2] == 2 or first.missing == 0:
-            continue
         if (first.missing, first.own) >= (now.missing, now.own):
             continue
-        if state.supply_left <= 1:
-            continue  # the first line takes the last track and ends the round
+        seconds = legal_second_line_ids(state, seat, line, coloured=False)
+        if not seconds:
+            continue  # a double line, or the line ends the round
         scratch = state.copy()
         scratch.built[line] = Track(seat, False)
         scratch.supply_left -= 1
         after = Costs(scratch, seat)
-        for second in _free_lines(scratch, network(scratch, seat)):
-            if board.lines[second][2] == 2:
-                continue
+        for second in seconds:
             missing, own = after.with_line(second)
             if (missing, own) < (first.missing, first.own):
                 plans.append(Plan((line, second), missing, own))
@@ -177,7 +169,7 @@ class Costs:
         self.state = state
         terminals = state.terminals(seat)
         start = state.start_point(seat)
-        graph = _graph(state, seat)
+        graph = scoring_graph(state, seat)
         self.scoring = SteinerTables(graph, terminals)
         if start is None or start in terminals:
             self.building = self.scoring
@@ -214,7 +206,8 @@ class Help:
 
     def _reach(self, state: GameState, other: int) -> int:
         """Sum of the distances from ``other``'s network to the possible cities."""
-        dist = _distances(cost_graph(state, other), network(state, other))
+        graph = cost_graph(state.board, state.built, other)
+        dist = distances(graph, network(state, other))
         return sum(min(dist[p], 40) for p in self.possible)
 
     def of(self, lines: tuple[int, ...], coloured: frozenset[int] = frozenset()) -> int:
@@ -232,44 +225,14 @@ def _as_move(state: GameState, seat: int, lines: tuple[int, ...], helper: Help) 
     """The plan as a move, with coloured track where it denies the others real help."""
     board = state.board
     coloured: set[int] = set()
-    left = state.exclusive_left[seat] if state.options.exclusive_tracks else 0
-    if left:
+    if state.options.exclusive_tracks and state.exclusive_left[seat]:
         scratch = state.copy()
         for i, line in enumerate(lines):
-            a, b, _cost = board.lines[line]
-            room = all(coloured_at(scratch, p) < MAX_COLOURED_AT_POINT for p in (a, b))
-            if room and left and helper.of((line,)) >= COLOUR_WHEN_HELP_AT_LEAST:
+            if (
+                may_colour(scratch, seat, board.line_points(line))
+                and helper.of((line,)) >= COLOUR_WHEN_HELP_AT_LEAST
+            ):
                 coloured.add(i)
-                left -= 1
+                scratch.exclusive_left[seat] -= 1
             scratch.built[line] = Track(seat, i in coloured)
     return Build(tuple(board.line_points(line) for line in lines), frozenset(coloured))
-
-
-def _graph(state: GameState, seat: int) -> Graph:
-    """The seat's cost graph; if coloured track walls a city in, the fallback that scoring
-    uses then (building beside it)."""
-    graph = cost_graph(state, seat)
-    terminals = state.terminals(seat)
-    if terminals:
-        reach = _distances(graph, {terminals[0]})
-        if any(reach[t] >= INFINITY for t in terminals):
-            return cost_graph(state, seat, cross_coloured=True)
-    return graph
-
-
-def _distances(graph: Graph, sources: set[int]) -> list[int]:
-    """Cheapest distances from any of ``sources`` (INFINITY where out of reach)."""
-    start = [INFINITY] * len(graph)
-    for point in sources:
-        start[point] = 0
-    loose = 2 * len(graph)  # no cheapest path is longer than a walk over every point
-    return _spread(start, graph, loose)
-
-
-def _free_lines(state: GameState, reach: set[int]) -> list[int]:
-    """Free lines touching ``reach``, in id order."""
-    board = state.board
-    found = {
-        line for point in reach for line in board.point_lines[point] if line not in state.built
-    }
-    return sorted(found)

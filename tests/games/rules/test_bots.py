@@ -4,7 +4,8 @@ import pytest
 
 from games import rules
 from games.rules.bots import BOTS, DEFAULT_BOT, choose_start, greedy_move, strong_move
-from games.rules.scoring import SteinerTables, cost_graph
+from games.rules.graph import cost_graph
+from games.rules.scoring import SteinerTables
 from games.rules.state import Track
 from tests.games.rules.positions import (
     TA_HAND_A,
@@ -74,7 +75,7 @@ def test_steiner_tables_give_the_exact_cost_with_any_one_line_free(board):
     options = rules.Options(exclusive_tracks=3)
     for state in positions_from_play(board, 4, 5, options, every=37):
         seat = state.seat_to_move
-        tables = SteinerTables(cost_graph(state, seat), state.terminals(seat))
+        tables = SteinerTables(cost_graph(state.board, state.built, seat), state.terminals(seat))
         assert tables.cost == rules.missing_cost(state, seat)
         for line, (a, b, _cost) in enumerate(state.board.lines):
             if line in state.built or line % 3:
@@ -90,7 +91,7 @@ def test_steiner_tables_give_the_exact_cost_with_a_start_at_any_point():
     strict = rules.Options(cities_must_join_start=True)
     state = new_round([TA_HAND_A, TA_HAND_B], options=strict)
     cities = state.terminals(0)
-    tables = SteinerTables(cost_graph(state, 0), cities, everywhere=True)
+    tables = SteinerTables(cost_graph(state.board, state.built, 0), cities, everywhere=True)
     for point in range(0, len(state.board.points), 5):
         scratch = state.copy()
         scratch.starts = [point, None]
@@ -104,12 +105,16 @@ def test_strong_starts_where_its_cities_are_cheapest_to_join(strict):
     move = strong_move(state, 0)
     state = play(state, 0, move)
     cheapest = min(
-        SteinerTables(cost_graph(state, 0), state.terminals(0)[:5]).cost_with_point(p)
+        SteinerTables(
+            cost_graph(state.board, state.built, 0), state.terminals(0)[:5]
+        ).cost_with_point(p)
         for p in range(len(state.board.points))
     )
     start = state.starts[0]
     assert (
-        SteinerTables(cost_graph(state, 0), state.terminals(0)[:5]).cost_with_point(start)
+        SteinerTables(
+            cost_graph(state.board, state.built, 0), state.terminals(0)[:5]
+        ).cost_with_point(start)
         == cheapest
     )
     assert rules.missing_cost(state, 0) == cheapest

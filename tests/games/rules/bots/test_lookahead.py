@@ -1,9 +1,9 @@
 import random
 
 from games.rules.bots.lookahead import REPLY_ROUNDS, missing_after_replies, replies
-from games.rules.bots.paths import Paths
 from games.rules.bots.reading import sample_tables
 from games.rules.bots.strong import candidate_plans, own_view
+from games.rules.graph import reach
 from games.rules.scoring import missing_cost
 from games.rules.state import Track
 from tests.games.rules.positions import one_round_of_greedy_play
@@ -18,27 +18,26 @@ def test_the_others_answer_as_players_heading_for_their_cities_would():
     checked = 0
     for state in positions():
         seat = state.seat_to_move
-        paths = Paths(state.board)
         table = sample_tables(own_view(state, seat), seat, random.Random(2), 1)[0]
-        answered = replies(state, seat, table, paths)
-        built = set(state.built)
+        answered = replies(state, seat, table)
+        built = dict(state.built)
         spent: dict[int, list[int]] = {}
         for line, builder in answered:
             assert builder != seat
             assert line not in built
             a, b, cost = state.board.lines[line]
-            reach = paths.reach(built, state.start_point(builder))
-            assert a in reach or b in reach  # a legal line: it touches the builder's network
-            built.add(line)
+            network = reach(state.board, built, builder, [state.start_point(builder)])
+            assert a in network or b in network  # a legal line: it touches the builder's network
+            built[line] = Track(builder, False)
             spent.setdefault(builder, []).append(cost)
         for costs in spent.values():
             # At most two points a turn, for REPLY_ROUNDS turns.
             assert sum(costs) <= 2 * REPLY_ROUNDS
         # The round ends with the first line that joins any seat's cities, as in the
         # engine: no seat's cities are joined before the last line answered.
-        before_last = set(state.built) | {line for line, _builder in answered[:-1]}
-        for hand in table:
-            assert not set(hand) <= paths.reach(before_last, hand[0])
+        before_last = {**state.built, **{line: Track(who, False) for line, who in answered[:-1]}}
+        for s, hand in enumerate(table):
+            assert not set(hand) <= reach(state.board, before_last, s, hand[:1])
         checked += len(answered)
     assert checked > 50
 
@@ -48,7 +47,6 @@ def test_the_seat_is_left_its_exact_missing_cost_after_the_answers():
     for state in positions():
         seat = state.seat_to_move
         view = own_view(state, seat)
-        paths = Paths(state.board)
         table = sample_tables(view, seat, random.Random(3), 1)[0]
         for plan in candidate_plans(view, seat)[:3]:
             scratch = view.copy()
@@ -56,9 +54,9 @@ def test_the_seat_is_left_its_exact_missing_cost_after_the_answers():
                 scratch.built[line] = Track(seat, False)
             scratch.supply_left -= len(plan.lines)
             alone = missing_cost(scratch, seat)
-            for line, builder in replies(scratch, seat, table, paths):
+            for line, builder in replies(scratch, seat, table):
                 scratch.built[line] = Track(builder, False)
-            after = missing_after_replies(view, seat, plan.lines, [table], paths)
+            after = missing_after_replies(view, seat, plan.lines, [table])
             assert after == missing_cost(scratch, seat) <= alone
             checked += 1
     assert checked > 10

@@ -3,7 +3,6 @@ import random
 import pytest
 
 from games.rules.boards import COLOURS
-from games.rules.bots.paths import Paths
 from games.rules.bots.reading import sample_tables, weigh_hands
 from games.rules.bots.strong import own_view
 from tests.games.rules.positions import one_round_of_greedy_play
@@ -20,7 +19,7 @@ def test_a_greedy_players_real_hand_explains_everything_it_did(seed):
         for other in range(state.seat_count):
             if other == seat:
                 continue
-            hands, weights = weigh_hands(view, seat, other, Paths(view.board), random.Random(0))
+            hands, weights = weigh_hands(view, seat, other, random.Random(0))
             real = tuple(sorted(state.board.city_point(name) for name in state.hands[other]))
             weight = {tuple(sorted(hand)): w for hand, w in zip(hands, weights, strict=True)}
             assert weight[real] == max(weights) == 1.0
