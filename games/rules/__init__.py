@@ -9,6 +9,24 @@ from .boards import BOARD_NAMES, COLOURS, Board, City, get_board
 from .bots import BOTS, greedy_move, strong_move
 from .dealing import MAX_SEATS, MIN_SEATS, deal, round_started
 from .errors import IllegalMove, InvalidEvent
+from .events import (
+    AROUND_PLAY_EVENTS,
+    CLOCK_EVENTS,
+    CLOCK_PAUSED,
+    CLOCK_RESUMED,
+    GAME_CREATED,
+    GAME_ENDED,
+    MOVE_EVENTS,
+    PLAY_EVENTS,
+    ROUND_SCORED,
+    ROUND_STARTED,
+    SEAT_TAKEN_BACK,
+    SEAT_TAKEN_BY_BOT,
+    START_PLACED,
+    TRACK_BUILT,
+    TURN_PASSED,
+    TURN_TIMED_OUT,
+)
 from .moves import Build, Line, Move, Pass, PlaceStart, Point, as_line, as_point, format_line
 from .network import cities_joined, network
 from .options import Options
@@ -28,6 +46,22 @@ from .turns import (
 from .visibility import hands_visible_to, seat_view
 
 __all__ = [
+    "AROUND_PLAY_EVENTS",
+    "CLOCK_EVENTS",
+    "CLOCK_PAUSED",
+    "CLOCK_RESUMED",
+    "GAME_CREATED",
+    "GAME_ENDED",
+    "MOVE_EVENTS",
+    "PLAY_EVENTS",
+    "ROUND_SCORED",
+    "ROUND_STARTED",
+    "SEAT_TAKEN_BACK",
+    "SEAT_TAKEN_BY_BOT",
+    "START_PLACED",
+    "TRACK_BUILT",
+    "TURN_PASSED",
+    "TURN_TIMED_OUT",
     "AWAITING_DEAL",
     "BOTS",
     "BOARD_NAMES",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .errors import InvalidEvent
+from .events import GAME_CREATED, ROUND_STARTED
 from .options import Options
 from .replay import game_created, replay
 from .state import AWAITING_DEAL, OVER, GameState
@@ -29,7 +30,7 @@ def make_record(
     out = []
     for event in events:
         event = dict(event)
-        if event["type"] == "round_started" and event["round"] == hidden_round:
+        if event["type"] == ROUND_STARTED and event["round"] == hidden_round:
             event["hands"] = [
                 hand if seat == viewer else None for seat, hand in enumerate(event["hands"])
             ]
@@ -69,7 +70,7 @@ def read_record(record: dict) -> list[dict]:
     for position, event in enumerate(events, start=1):
         if not isinstance(event, dict) or event.get("seq") != position:
             raise InvalidRecord(f"events are numbered from 1 without gaps: event {position} is not")
-    if events[0].get("type") == "game_created":
+    if events[0].get("type") == GAME_CREATED:
         for key in ("board", "seats", "options"):
             if key == "options":
                 same = Options.from_dict(events[0].get(key)) == Options.from_dict(first[key])

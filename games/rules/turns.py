@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .errors import IllegalMove
+from .events import GAME_ENDED, ROUND_SCORED, START_PLACED, TRACK_BUILT, TURN_PASSED
 from .moves import Build, Line, Move, Pass, PlaceStart, Point, format_line, format_point
 from .network import coloured_at, joined_seats, network
 from .scoring import missing_cost
@@ -161,7 +162,7 @@ def score_round(state: GameState) -> dict:
     if state.round == state.board.barrier_moves_after_round and min(scores) >= 4:
         mark = min(scores) - 3
     return {
-        "type": "round_scored",
+        "type": ROUND_SCORED,
         "round": state.round,
         "connected": joined,
         "losses": losses,
@@ -181,15 +182,15 @@ def decide(state: GameState, seat: int, move: Move) -> list[dict]:
     scratch = state.copy()
     if isinstance(move, PlaceStart):
         place_start(scratch, seat, move.point)
-        return [{"type": "start_placed", "seat": seat, "point": list(move.point)}]
+        return [{"type": START_PLACED, "seat": seat, "point": list(move.point)}]
     if isinstance(move, Pass):
         pass_turn(scratch, seat)
-        return [{"type": "turn_passed", "seat": seat}]
+        return [{"type": TURN_PASSED, "seat": seat}]
     if not isinstance(move, Build):
         raise TypeError(f"not a move: {move!r}")
     build_lines(scratch, seat, move.lines, move.exclusive)
     event = {
-        "type": "track_built",
+        "type": TRACK_BUILT,
         "seat": seat,
         "lines": [[list(p), list(q)] for p, q in move.lines],
     }
@@ -202,7 +203,7 @@ def decide(state: GameState, seat: int, move: Move) -> list[dict]:
         if any(score <= scored["game_ends_at_score"] for score in scored["scores"]):
             events.append(
                 {
-                    "type": "game_ended",
+                    "type": GAME_ENDED,
                     "scores": scored["scores"],
                     "winners": game_result(scored["scores"]),
                 }
