@@ -17,6 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games import rules  # noqa: E402
+from games.bots import simulate  # noqa: E402
 
 KNOWN_HAND = ["San Diego", "Dallas", "St. Louis", "Cincinnati", "Washington"]
 
@@ -48,7 +49,7 @@ def empty_board(hands, options=None):
 
 def six_player_three_round_game(options=None) -> list[dict]:
     for seed in range(1000):
-        events = rules.simulate("transamerica", 6, random.Random(seed), options)
+        events = simulate("transamerica", 6, random.Random(seed), options)
         if rules.replay(events).round == 3:
             return events
     raise SystemExit("no three-round six-player game found")

@@ -134,7 +134,7 @@ TIME_PER_MOVE_CHOICES = [
 
 def bot_levels() -> list[tuple[str, str]]:
     """The bots a seat can be given: every level in games.rules.bots.BOTS, if it exists."""
-    from games.rules import bots
+    from games import bots
 
     names = list(getattr(bots, "BOTS", {"greedy": None}))
     return [(name, name.capitalize()) for name in names]

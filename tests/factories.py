@@ -3,7 +3,8 @@ import random
 import factory
 
 from accounts.models import User
-from games import rules, services
+from games import services
+from games.bots import simulate
 from games.models import Game
 from games.services import SeatSpec, create_game, start_game
 
@@ -69,7 +70,7 @@ def simulated_game(
     finished, or stopped after event ``until``. Much quicker than playing a whole game
     turn by turn: the moves are recorded in one append through the service's write
     path, which checks them all with the engine and updates the projection."""
-    events = rules.simulate(board, seats, random.Random(seed))[:until]
+    events = simulate(board, seats, random.Random(seed))[:until]
     names = names or [f"Player {n}" for n in range(seats)]
     players = [SeatSpec(name, f"seat{n}@example.com") for n, name in enumerate(names)]
     game = create_game(board, None, players, **create)

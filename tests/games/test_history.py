@@ -5,6 +5,7 @@ import pytest
 from django.utils import timezone
 
 from games import history, rules
+from games.bots import simulate
 from games.models import Game
 from tests.conftest import play_turn
 from tests.factories import GameFactory, UserFactory, simulated_game
@@ -14,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 def second_round_events(seats: int = 3, seed: int = 0, moves: int = 4) -> int:
     """The length of the log that stops ``moves`` events into round 2 of the seeded game."""
-    events = rules.simulate("transamerica", seats, random.Random(seed))
+    events = simulate("transamerica", seats, random.Random(seed))
     starts = [n for n, event in enumerate(events) if event["type"] == "round_started"]
     return starts[1] + 1 + moves
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from games import rules
@@ -84,16 +83,3 @@ def hand_tree(state: GameState, hand: Sequence[str]) -> list[rules.Line]:
                 seen.add(key)
                 lines.append(line)
     return lines
-
-
-def one_round_of_greedy_play(seed: int, players: int = 4) -> list[GameState]:
-    """The building positions of the first round of a game of greedy bots."""
-    events = rules.simulate("transamerica", players, random.Random(seed))
-    states = []
-    for cut in range(2, len(events)):
-        state = rules.replay(events[:cut])
-        if state.round > 1:
-            break
-        if state.phase == BUILDING:
-            states.append(state)
-    return states

@@ -5,6 +5,7 @@ import random
 from pathlib import Path
 
 from games import rules
+from games.bots import simulate
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -36,12 +37,12 @@ def test_the_names_and_their_values_are_stable():
 
 def test_the_engine_writes_only_play_events():
     options = rules.Options(exclusive_tracks=3)
-    events = rules.simulate("transamerica", 3, random.Random(1), options)
+    events = simulate("transamerica", 3, random.Random(1), options)
     assert {event["type"] for event in events} <= set(rules.PLAY_EVENTS)
 
 
 def test_events_around_play_pass_the_engine_by():
-    events = rules.simulate("transeuropa", 2, random.Random(2))[:6]
+    events = simulate("transeuropa", 2, random.Random(2))[:6]
     state = rules.replay(events)
     around = [{"type": kind, "seat": 0} for kind in rules.AROUND_PLAY_EVENTS]
     after = rules.replay(events + around)

@@ -5,6 +5,7 @@ import random
 import pytest
 
 from games import rules
+from games.bots import simulate
 
 from .positions import TA_HAND_A, TA_HAND_B, build, hand_tree, new_round, with_track
 
@@ -92,7 +93,7 @@ def test_second_lines_are_exactly_what_decide_accepts(board):
     """Positions of a game with coloured track, a few first lines each: the engine's list
     is the set of second lines that ``decide`` takes, line for line over the whole board."""
     options = rules.Options(exclusive_tracks=3)
-    events = rules.simulate(board, 3, random.Random(2), options)
+    events = simulate(board, 3, random.Random(2), options)
     rng = random.Random(5)
     checked = 0
     for cut in (12, 30, 55):

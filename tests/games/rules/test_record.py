@@ -4,13 +4,14 @@ import random
 import pytest
 
 from games import rules
+from games.bots import simulate
 
 NAMES = ["Ada", "Grace", "Edsger"]
 
 
 @pytest.fixture(scope="module")
 def finished():
-    return rules.simulate("transeuropa", 3, random.Random(4))
+    return simulate("transeuropa", 3, random.Random(4))
 
 
 def test_a_finished_games_record(finished):

@@ -24,13 +24,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..boards import COLOURS
-from ..graph import cost_graph, distances
-from ..moves import Build, Move, Pass, PlaceStart
-from ..network import network
-from ..scoring import SteinerTables, scoring_graph
-from ..state import PLACING, GameState, Track
-from ..turns import legal_line_ids, legal_second_line_ids, may_colour
+from games import rules
+
 from .lookahead import missing_after_replies
 from .reading import sample_tables
 
@@ -47,36 +42,36 @@ FAR_ENOUGH = 8
 COLOUR_WHEN_HELP_AT_LEAST = 3
 
 
-def own_view(state: GameState, seat: int) -> GameState:
+def own_view(state: rules.GameState, seat: int) -> rules.GameState:
     """A copy of ``state`` holding only what ``seat`` may see: other hands are emptied."""
     view = state.copy()
     view.hands = [hand if other == seat else () for other, hand in enumerate(state.hands)]
     return view
 
 
-def strong_move(state: GameState, seat: int) -> Move:
+def strong_move(state: rules.GameState, seat: int) -> rules.Move:
     """The strong bot's move for ``seat``, which must be the seat to move."""
     view = own_view(state, seat)
-    if view.phase == PLACING:
-        return PlaceStart(view.board.points[choose_start(view, seat)])
+    if view.phase == rules.PLACING:
+        return rules.PlaceStart(view.board.points[choose_start(view, seat)])
     return choose_build(view, seat)
 
 
 # --- the start marker -------------------------------------------------------------
 
 
-def choose_start(state: GameState, seat: int) -> int:
+def choose_start(state: rules.GameState, seat: int) -> int:
     """The free point where ``seat``'s cities are cheapest to join to it.
 
     Ties (under the usual reading, every point of a cheapest tree costs the same) go to
     the point farthest from the others' start markers, then to a city of the hand.
     """
     board = state.board
-    graph = scoring_graph(state, seat)
+    graph = rules.scoring_graph(state, seat)
     cities = [board.city_point(name) for name in state.hands[seat]]
-    tables = SteinerTables(graph, cities)
+    tables = rules.SteinerTables(graph, cities)
     taken = {p for p in state.starts if p is not None}
-    others = distances(graph, taken) if taken else [FAR_ENOUGH] * len(board.points)
+    others = rules.distances(graph, taken) if taken else [FAR_ENOUGH] * len(board.points)
     own = set(cities)
 
     def key(point: int) -> tuple:
@@ -102,7 +97,7 @@ class Plan:
     own: int  # the same, with its start marker as one more terminal (what it must build)
 
 
-def choose_build(state: GameState, seat: int) -> Move:
+def choose_build(state: rules.GameState, seat: int) -> rules.Move:
     """The turn that leaves ``seat`` the least to build once the others have answered it.
 
     The plans that lower the missing cost most are the candidates; each is played out
@@ -112,7 +107,7 @@ def choose_build(state: GameState, seat: int) -> Move:
     """
     plans = candidate_plans(state, seat)
     if not plans:
-        return Pass()
+        return rules.Pass()
     helper = Help(state, seat)
     candidates = best_plans(plans, helper, CANDIDATES)
     best = candidates[0]
@@ -134,11 +129,11 @@ def best_plans(plans: list[Plan], helper: Help, count: int) -> list[Plan]:
     return tied[:count]
 
 
-def candidate_plans(state: GameState, seat: int) -> list[Plan]:
+def candidate_plans(state: rules.GameState, seat: int) -> list[Plan]:
     """Every useful turn: each single line touching the network, and each pair whose first
     line lowers the missing cost (no pair can do better otherwise, see below)."""
     now = Costs(state, seat)
-    singles = [Plan((line,), *now.with_line(line)) for line in legal_line_ids(state, seat)]
+    singles = [Plan((line,), *now.with_line(line)) for line in rules.legal_line_ids(state, seat)]
     plans = list(singles)
     # A pair of flat lines can lower the cost by at most 2; if it does, each of its lines
     # lies on a cheapest tree, so it lowers the cost by 1 on its own. Pairs whose first line
@@ -147,11 +142,11 @@ def candidate_plans(state: GameState, seat: int) -> list[Plan]:
         line = first.lines[0]
         if (first.missing, first.own) >= (now.missing, now.own):
             continue
-        seconds = legal_second_line_ids(state, seat, line, coloured=False)
+        seconds = rules.legal_second_line_ids(state, seat, line, coloured=False)
         if not seconds:
             continue  # a double line, or the line ends the round
         scratch = state.copy()
-        scratch.built[line] = Track(seat, False)
+        scratch.built[line] = rules.Track(seat, False)
         scratch.supply_left -= 1
         after = Costs(scratch, seat)
         for second in seconds:
@@ -165,16 +160,16 @@ class Costs:
     """The seat's missing cost, and its cost counting its start marker, with any one more
     line built."""
 
-    def __init__(self, state: GameState, seat: int):
+    def __init__(self, state: rules.GameState, seat: int):
         self.state = state
         terminals = state.terminals(seat)
         start = state.start_point(seat)
-        graph = scoring_graph(state, seat)
-        self.scoring = SteinerTables(graph, terminals)
+        graph = rules.scoring_graph(state, seat)
+        self.scoring = rules.SteinerTables(graph, terminals)
         if start is None or start in terminals:
             self.building = self.scoring
         else:
-            self.building = SteinerTables(graph, [*terminals, start])
+            self.building = rules.SteinerTables(graph, [*terminals, start])
         self.missing = self.scoring.cost
         self.own = self.building.cost
 
@@ -186,14 +181,14 @@ class Costs:
 class Help:
     """How much a move would help the others, on public facts only."""
 
-    def __init__(self, state: GameState, seat: int):
+    def __init__(self, state: rules.GameState, seat: int):
         self.state = state
         self.seat = seat
         board = state.board
         mine = set(state.hands[seat])
         self.possible = [
             board.city_point(city.name)
-            for colour in COLOURS
+            for colour in rules.COLOURS
             for city in board.cities_of(colour, state.seat_count)
             if city.name not in mine
         ]
@@ -204,10 +199,10 @@ class Help:
         ]
         self.before = {other: self._reach(state, other) for other in self.opponents}
 
-    def _reach(self, state: GameState, other: int) -> int:
+    def _reach(self, state: rules.GameState, other: int) -> int:
         """Sum of the distances from ``other``'s network to the possible cities."""
-        graph = cost_graph(state.board, state.built, other)
-        dist = distances(graph, network(state, other))
+        graph = rules.cost_graph(state.board, state.built, other)
+        dist = rules.distances(graph, rules.network(state, other))
         return sum(min(dist[p], 40) for p in self.possible)
 
     def of(self, lines: tuple[int, ...], coloured: frozenset[int] = frozenset()) -> int:
@@ -217,11 +212,13 @@ class Help:
             return 0
         scratch = self.state.copy()
         for i, line in enumerate(lines):
-            scratch.built[line] = Track(self.seat, i in coloured)
+            scratch.built[line] = rules.Track(self.seat, i in coloured)
         return sum(self.before[other] - self._reach(scratch, other) for other in self.opponents)
 
 
-def _as_move(state: GameState, seat: int, lines: tuple[int, ...], helper: Help) -> Build:
+def _as_move(
+    state: rules.GameState, seat: int, lines: tuple[int, ...], helper: Help
+) -> rules.Build:
     """The plan as a move, with coloured track where it denies the others real help."""
     board = state.board
     coloured: set[int] = set()
@@ -229,10 +226,10 @@ def _as_move(state: GameState, seat: int, lines: tuple[int, ...], helper: Help) 
         scratch = state.copy()
         for i, line in enumerate(lines):
             if (
-                may_colour(scratch, seat, board.line_points(line))
+                rules.may_colour(scratch, seat, board.line_points(line))
                 and helper.of((line,)) >= COLOUR_WHEN_HELP_AT_LEAST
             ):
                 coloured.add(i)
                 scratch.exclusive_left[seat] -= 1
-            scratch.built[line] = Track(seat, i in coloured)
-    return Build(tuple(board.line_points(line) for line in lines), frozenset(coloured))
+            scratch.built[line] = rules.Track(seat, i in coloured)
+    return rules.Build(tuple(board.line_points(line) for line in lines), frozenset(coloured))

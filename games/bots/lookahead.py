@@ -12,17 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..boards import Board
-from ..graph import Built, first_line_towards, reach
-from ..scoring import missing_cost
-from ..state import GameState, Track
+from games import rules
 
 # The others' turns played out after the seat's move: each of them this many times.
 REPLY_ROUNDS = 4
 
 
 def missing_after_replies(
-    state: GameState, seat: int, lines: Sequence[int], tables: Sequence[list]
+    state: rules.GameState, seat: int, lines: Sequence[int], tables: Sequence[list]
 ) -> float:
     """The seat's missing cost once it has built ``lines`` and the others have answered,
     averaged over ``tables`` (guesses at every seat's city points)."""
@@ -30,15 +27,15 @@ def missing_after_replies(
     for table in tables:
         scratch = state.copy()
         for line in lines:
-            scratch.built[line] = Track(seat, False)
+            scratch.built[line] = rules.Track(seat, False)
         scratch.supply_left -= len(lines)
         for line, builder in replies(scratch, seat, table):
-            scratch.built[line] = Track(builder, False)
-        total += missing_cost(scratch, seat)
+            scratch.built[line] = rules.Track(builder, False)
+        total += rules.missing_cost(scratch, seat)
     return total / len(tables)
 
 
-def replies(state: GameState, seat: int, table: list) -> list[tuple[int, int]]:
+def replies(state: rules.GameState, seat: int, table: list) -> list[tuple[int, int]]:
     """The lines the others build (with who builds each) in their next ``REPLY_ROUNDS``
     turns each, heading for their nearest city in ``table``, until a line joins some
     seat's cities or the supply runs out (either ends the round, as in ``turns``)."""
@@ -59,12 +56,12 @@ def replies(state: GameState, seat: int, table: list) -> list[tuple[int, int]]:
                 continue
             spent = 0
             while spent < 2 and supply > 0:
-                network = reach(board, built, other, [start])
-                line = first_line_towards(board, built, other, network, table[other])
+                network = rules.reach(board, built, other, [start])
+                line = rules.first_line_towards(board, built, other, network, table[other])
                 cost = board.lines[line][2] if line is not None else 0
                 if line is None or (spent and cost == 2):
                     break  # nothing left to build, or a double line, which goes alone
-                built[line] = Track(other, False)
+                built[line] = rules.Track(other, False)
                 answered.append((line, other))
                 supply -= 1
                 spent += cost
@@ -73,12 +70,14 @@ def replies(state: GameState, seat: int, table: list) -> list[tuple[int, int]]:
     return answered
 
 
-def joins_some_seat(board: Board, built: Built, line: int, needs: list[set[int]]) -> bool:
+def joins_some_seat(
+    board: rules.Board, built: rules.Built, line: int, needs: list[set[int]]
+) -> bool:
     """Whether the track through ``line`` joins all that some seat must join (``needs``,
     by seat), as that seat may use the track."""
     end = board.lines[line][0]
-    joined = reach(board, built, None, [end])  # all track: what any seat may use, and more
+    joined = rules.reach(board, built, None, [end])  # all track: what any seat may use, and more
     return any(
-        need <= joined and need <= reach(board, built, seat, [end])
+        need <= joined and need <= rules.reach(board, built, seat, [end])
         for seat, need in enumerate(needs)
     )

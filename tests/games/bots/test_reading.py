@@ -2,10 +2,10 @@ import random
 
 import pytest
 
-from games.rules.boards import COLOURS
-from games.rules.bots.reading import sample_tables, weigh_hands
-from games.rules.bots.strong import own_view
-from tests.games.rules.positions import one_round_of_greedy_play
+from games import rules
+from games.bots.reading import sample_tables, weigh_hands
+from games.bots.strong import own_view
+from tests.games.bots.positions import one_round_of_greedy_play
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -62,4 +62,4 @@ def test_tables_hold_the_seats_own_cities_and_one_city_per_colour_for_the_others
         every = [point for hand in table for point in hand]
         assert len(every) == len(set(every)) == 5 * state.seat_count
         for hand in table:
-            assert sorted(board.city_at[p].colour for p in hand) == sorted(COLOURS)
+            assert sorted(board.city_at[p].colour for p in hand) == sorted(rules.COLOURS)

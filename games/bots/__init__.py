@@ -1,20 +1,16 @@
-"""Built-in players. A bot sees only what its seat may see: the board, the built track, the
-start markers, the scores and its own cities, never another seat's hand.
+"""Built-in players. Bots are players, not rules: they live beside the engine and use only
+its public names (``games.rules``), and see only what their seat may see: the board, the
+built track, the start markers, the scores and their own cities, never another seat's hand.
 
 ``BOTS`` maps each bot's name (what ``Seat.bot_level`` holds) to its function
-``(state, seat) -> Move``.
+``(state, seat) -> Move``; ``simulate`` plays a whole game between bots.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from ..moves import Move
-from ..state import GameState
-from .greedy import choose_start, greedy_move
+from .greedy import greedy_move
+from .simulate import Bot, simulate
 from .strong import strong_move
-
-Bot = Callable[[GameState, int], Move]
 
 BOTS: dict[str, Bot] = {
     "greedy": greedy_move,
@@ -28,7 +24,7 @@ __all__ = [
     "BOTS",
     "DEFAULT_BOT",
     "Bot",
-    "choose_start",
     "greedy_move",
+    "simulate",
     "strong_move",
 ]

@@ -1,18 +1,16 @@
-"""Whole games played by bots: for the ``simulate`` command, tests and benchmarks."""
+"""Whole games played by bots: for the ``simulate`` and ``tournament`` commands, tests and
+benchmarks."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .bots import greedy_move
-from .dealing import deal, round_started
-from .moves import Move
-from .options import Options
-from .replay import apply, game_created, new_game
-from .state import GameState
-from .turns import decide
+from games import rules
 
-Bot = Callable[[GameState, int], Move]
+from .greedy import greedy_move
+
+# A player: the move it makes for a seat, seeing the game as that seat may.
+Bot = Callable[[rules.GameState, int], rules.Move]
 
 # Far more events than any real game (a round is at most ~90 turns): a safety stop.
 MAX_EVENTS = 20_000
@@ -22,7 +20,7 @@ def simulate(
     board: str,
     players: int,
     rng,
-    options: Options | None = None,
+    options: rules.Options | None = None,
     bots: Sequence[Bot] | None = None,
 ) -> list[dict]:
     """Play a whole game; return its event log (with ``seq``).
@@ -31,20 +29,19 @@ def simulate(
     (the greedy bot by default).
     """
     bots = list(bots) if bots else [greedy_move] * players
-    first = {**game_created(board, players, options), "seq": 1}
+    first = {**rules.game_created(board, players, options), "seq": 1}
     events = [first]
-    state = new_game(first)
-    state.version = 1
+    state = rules.replay(events)
     while not state.is_over:
         if len(events) >= MAX_EVENTS:
             raise RuntimeError(f"the game did not end within {MAX_EVENTS} events")
         if state.needs_deal:
-            new = [round_started(state, deal(board, players, rng))]
+            new = [rules.round_started(state, rules.deal(board, players, rng))]
         else:
             seat = state.seat_to_move
-            new = decide(state, seat, bots[seat](state, seat))
+            new = rules.decide(state, seat, bots[seat](state, seat))
         for event in new:
             event["seq"] = state.version + 1
-            state = apply(state, event)
+            state = rules.apply(state, event)
             events.append(event)
     return events

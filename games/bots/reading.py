@@ -15,9 +15,7 @@ import itertools
 import random
 from functools import cache
 
-from ..boards import COLOURS, Board, get_board
-from ..graph import Built, cheapest_paths, cost_graph, distances, reach
-from ..state import GameState
+from games import rules
 
 # How much less likely a hand becomes for each move it does not explain. Not zero: people
 # do not always head for their nearest city, and a hand that explains nearly everything
@@ -31,7 +29,7 @@ MAX_HANDS = 2000
 TABLE_DRAWS = 50
 
 
-def sample_tables(state: GameState, seat: int, rng: random.Random, count: int) -> list[list]:
+def sample_tables(state: rules.GameState, seat: int, rng: random.Random, count: int) -> list[list]:
     """``count`` guesses at every seat's cities, as lists of points per seat.
 
     ``seat``'s own cities are its real ones; the others' are drawn from their weighed
@@ -59,7 +57,7 @@ def sample_tables(state: GameState, seat: int, rng: random.Random, count: int) -
 
 
 def weigh_hands(
-    state: GameState, seat: int, other: int, rng: random.Random
+    state: rules.GameState, seat: int, other: int, rng: random.Random
 ) -> tuple[list[tuple[int, ...]], list[float]]:
     """The hands ``other`` could hold (as city points, one per colour) and their weights."""
     board = state.board
@@ -72,7 +70,7 @@ def weigh_hands(
     # Another opponent's start city is theirs (see above), so it is not in this hand.
     elsewhere = {state.start_point(s) for s in range(n) if s not in (seat, other)} - {None}
     choices = []
-    for colour in COLOURS:
+    for colour in rules.COLOURS:
         if start_city is not None and start_city.colour == colour:
             choices.append([start])
             continue
@@ -94,7 +92,7 @@ def weigh_hands(
     return hands, weights
 
 
-def _weigh_start(board: Board, start: int, hands: list, weights: list[float]) -> None:
+def _weigh_start(board: rules.Board, start: int, hands: list, weights: list[float]) -> None:
     """A start on a city: the hand's city cheapest to join to its other four."""
     apart = city_distances(board.name)
     for i, hand in enumerate(hands):
@@ -104,7 +102,7 @@ def _weigh_start(board: Board, start: int, hands: list, weights: list[float]) ->
 
 
 def _weigh_lines(
-    state: GameState, other: int, start: int, hands: list, weights: list[float]
+    state: rules.GameState, other: int, start: int, hands: list, weights: list[float]
 ) -> None:
     """Each line ``other`` built this round: on a cheapest way to its nearest city."""
     built: dict = {}
@@ -121,20 +119,20 @@ def _weigh_lines(
         built[line] = track
 
 
-def _from_network(state: GameState, built: Built, seat: int, start: int) -> list[int]:
+def _from_network(state: rules.GameState, built: rules.Built, seat: int, start: int) -> list[int]:
     """Cheapest distances from ``seat``'s network with ``built`` track."""
-    network = reach(state.board, built, seat, [start])
-    return cheapest_paths(state.board, built, seat, network)[0]
+    network = rules.reach(state.board, built, seat, [start])
+    return rules.cheapest_paths(state.board, built, seat, network)[0]
 
 
 @cache
 def city_distances(board_name: str) -> dict[int, dict[int, int]]:
     """Cheapest distances between the board's cities with no track built."""
-    board = get_board(board_name)
-    graph = cost_graph(board, {}, 0)
+    board = rules.get_board(board_name)
+    graph = rules.cost_graph(board, {}, 0)
     points = sorted({board.city_point(city.name) for city in board.cities})
     apart = {}
     for a in points:
-        dist = distances(graph, [a])
+        dist = rules.distances(graph, [a])
         apart[a] = {b: dist[b] for b in points}
     return apart
