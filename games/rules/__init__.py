@@ -39,7 +39,7 @@ from .graph import (
 from .moves import Build, Line, Move, Pass, PlaceStart, Point, as_line, as_point, format_line
 from .network import cities_joined, network
 from .options import Options
-from .record import FORMAT, InvalidRecord, make_record, read_record, replay_record
+from .record import FORMAT, InvalidRecord, make_record, read_record, replay_record, seat_names
 from .replay import apply, game_created, replay
 from .scoring import SteinerTables, missing_cost, scoring_graph
 from .state import AWAITING_DEAL, BUILDING, OVER, PLACING, ROUND_OVER, GameState, Track
@@ -126,5 +126,6 @@ __all__ = [
     "replay_record",
     "round_started",
     "scoring_graph",
+    "seat_names",
     "seat_view",
 ]
