@@ -13,8 +13,9 @@ what-if copy of it). Costs are 0, 1 or 2, so shortest distances come from a buck
 (Dial's algorithm) rather than a heap.
 
 Two searches, for two uses:
-- ``spread`` sweeps a seat's ``cost_graph``, built once, from weighted sources: scoring's
-  Steiner tables run dozens of sweeps over one position.
+- ``sweep`` (and ``spread``, ``distances`` on top of it) runs over a seat's
+  ``cost_graph``, built once, from weighted sources and within limits: scoring's Steiner
+  tables run dozens of sweeps over one position.
 - ``cheapest_paths`` searches the board and a track mapping directly, and says how each
   point was reached: for one-off questions on positions that change between them (the
   bots' what-ifs), where building a graph first would cost more than the search.
@@ -83,45 +84,84 @@ def cost_graph(board: Board, built: Built, seat: int, *, cross_coloured: bool = 
     return graph
 
 
-def spread(start: list[int], graph: Graph, bound: int) -> list[int]:
-    """Shortest distances in ``graph`` from weighted sources (``start[v]``: the cost at
-    ``v`` to begin with, INFINITY for none).
+def sweep(
+    dist: list[int],
+    graph: Graph,
+    sources: Iterable[int],
+    bound: int,
+    ahead: list[int] | None = None,
+    most: int | None = None,
+) -> list[int]:
+    """Lower ``dist`` in place to the shortest distances in ``graph`` from ``sources``,
+    each starting at its value in ``dist``; return the points reached, nearest first.
 
-    Distances over ``bound`` are not wanted and stay at or above it.
+    A point is reached only at a distance of at most ``bound``, less ``ahead[v]`` when
+    given (what a search guided towards a goal knows it must still pay from ``v``), and
+    of at most ``most``: a search that this keeps small visits only the points it
+    reaches, however large the board. Points not reached may be left with a distance
+    too high, never too low.
     """
-    dist = list(start)
-    buckets: list[list[int]] = [[] for _ in range(bound + 1)]
+    ahead = ahead or _NOTHING_AHEAD[len(dist)]
+    most = bound if most is None else min(bound, most)
+    # Costs are small: one bucket for each distance up to the most wanted.
+    buckets: list[list[int]] = [[] for _ in range(most + 1)]
     top = -1  # the highest bucket holding anything
-    for point, value in enumerate(dist):
-        if value <= bound:
+    for point in sources:
+        value = dist[point]
+        if value <= most and value + ahead[point] <= bound:
             buckets[value].append(point)
             if value > top:
                 top = value
+    settled = []
     value = 0
     while value <= top:
         # Iterating a list sees what is appended meanwhile: zero-cost lines add to this bucket.
         for point in buckets[value]:
             if dist[point] != value:
                 continue
+            settled.append(point)
             for other, cost in graph[point]:
                 new = value + cost
-                if new < dist[other] and new <= bound:
+                if new < dist[other] and new + ahead[other] <= bound:
                     dist[other] = new
-                    buckets[new].append(other)
-                    if new > top:
-                        top = new
+                    if new <= most:
+                        buckets[new].append(other)
+                        if new > top:
+                            top = new
         value += 1
+    return settled
+
+
+class _Zeros(dict):
+    """Lists of zeros by length, made once each."""
+
+    def __missing__(self, size: int) -> list[int]:
+        self[size] = [0] * size
+        return self[size]
+
+
+_NOTHING_AHEAD = _Zeros()
+
+
+def spread(start: list[int], graph: Graph, bound: int) -> list[int]:
+    """Shortest distances in ``graph`` from weighted sources (``start[v]``: the cost at
+    ``v`` to begin with, INFINITY for none). Distances over ``bound`` are not wanted and
+    stay above it."""
+    dist = list(start)
+    sweep(dist, graph, range(len(dist)), bound)
     return dist
 
 
 def distances(graph: Graph, sources: Iterable[int]) -> list[int]:
     """Cheapest distances in ``graph`` from the nearest of ``sources`` (INFINITY where out
     of reach)."""
-    start = [INFINITY] * len(graph)
+    dist = [INFINITY] * len(graph)
+    sources = list(sources)
     for point in sources:
-        start[point] = 0
+        dist[point] = 0
     # No cheapest path is dearer than a walk over every point at the dearest cost.
-    return spread(start, graph, 2 * len(graph))
+    sweep(dist, graph, sources, 2 * len(graph))
+    return dist
 
 
 def cheapest_paths(

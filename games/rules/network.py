@@ -25,7 +25,19 @@ def cities_joined(state: GameState, seat: int) -> bool:
     terminals = state.terminals(seat)
     if state.options.cities_must_join_start and state.start_point(seat) is None:
         return False
+    if len(set(terminals)) > 1 and not all(_has_track(state, seat, p) for p in terminals):
+        return False  # the quick answer, most of a round: a city without usable track
     return set(terminals) <= reach(state.board, state.built, seat, terminals[:1])
+
+
+def _has_track(state: GameState, seat: int, point: int) -> bool:
+    """Whether track that ``seat`` may use touches ``point``."""
+    built = state.built
+    for line in state.board.point_lines[point]:
+        track = built.get(line)
+        if track is not None and (not track.exclusive or track.seat == seat):
+            return True
+    return False
 
 
 def joined_seats(state: GameState) -> list[int]:

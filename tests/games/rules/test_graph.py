@@ -16,6 +16,7 @@ from games.rules.graph import (
     first_line_towards,
     reach,
     spread,
+    sweep,
 )
 
 SEATS = 4
@@ -149,6 +150,28 @@ def test_the_first_line_towards_the_nearest_target_shortens_the_way_by_its_cost(
     assert before[beyond] == cost
     rest = plain_distances(board, built, seat, {beyond: 0})
     assert any(cost + rest[t] == nearest for t in outside)
+
+
+@SETTINGS
+@given(positions, st.integers(0, 10))
+def test_a_sweep_reaches_just_the_points_within_its_limit(position, most):
+    board, built, seat, sources = position
+    expected = plain_distances(board, built, seat, dict.fromkeys(sources, 0))
+    dist = [INFINITY] * len(board.points)
+    for point in sources:
+        dist[point] = 0
+    found = sweep(dist, cost_graph(board, built, seat), sources, 2 * most, None, most)
+    assert sorted(found) == [p for p, d in enumerate(expected) if d <= most]
+    assert [expected[p] for p in found] == sorted(expected[p] for p in found)  # nearest first
+    for point in found:
+        assert dist[point] == expected[point]
+    # With what each point must still pay ahead of it, fewer are reached, never more.
+    ahead = [point % 3 for point in range(len(board.points))]
+    dist = [INFINITY] * len(board.points)
+    for point in sources:
+        dist[point] = 0
+    guided = sweep(dist, cost_graph(board, built, seat), sources, most, ahead)
+    assert all(dist[p] + ahead[p] <= most and dist[p] >= expected[p] for p in guided)
 
 
 def test_the_adjacency_is_the_boards_lines_and_is_built_once():

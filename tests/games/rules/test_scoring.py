@@ -160,3 +160,28 @@ def test_steiner_tables_give_the_exact_cost_with_a_start_at_any_point():
         scratch = state.copy()
         scratch.starts = [point, None]
         assert tables.cost_with_point(point) == rules.missing_cost(scratch, 0)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    board=st.sampled_from(rules.BOARD_NAMES),
+    seed=st.integers(0, 2**32 - 1),
+    strict=st.booleans(),
+)
+def test_scoring_agrees_with_the_whole_tables_on_random_positions(board, seed, strict):
+    """steiner_cost sweeps only where a cheaper tree could be; SteinerTables keeps every
+    value. On random track (black and coloured, anyone's) they agree."""
+    rng = random.Random(seed)
+    options = rules.Options(exclusive_tracks=3, cities_must_join_start=strict)
+    state = rules.replay([rules.game_created(board, 4, options)])
+    state = rules.apply(state, rules.round_started(state, rules.deal(board, 4, rng)))
+    lines = range(len(state.board.lines))
+    state.built = {
+        line: rules.Track(rng.randrange(4), rng.random() < 0.2)
+        for line in rng.sample(lines, rng.randrange(0, 120))
+    }
+    state.starts = [rng.randrange(len(state.board.points)) for _ in range(4)]
+    graph = rules.scoring_graph(state, 0)
+    *cities, last = list(dict.fromkeys(state.terminals(0)))
+    whole = rules.SteinerTables(graph, cities, everywhere=True).cost_with_point(last)
+    assert rules.missing_cost(state, 0) == steiner_cost(graph, [*cities, last]) == whole
