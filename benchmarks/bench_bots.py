@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games import rules  # noqa: E402
-from games.rules.bots import BOTS  # noqa: E402
+from games.bots import BOTS, simulate  # noqa: E402
 
 GOAL_SECONDS = 2.0
 VARIANTS = {
@@ -46,7 +46,7 @@ def timed_games(board: str, players: int, options: rules.Options, games: int) ->
     names = list(BOTS)
     for game in range(games):
         seated = [timing(names[(seat + game) % len(names)]) for seat in range(players)]
-        rules.simulate(board, players, random.Random(game), options, seated)
+        simulate(board, players, random.Random(game), options, seated)
     return times
 
 

@@ -153,9 +153,9 @@ def service_env(database_url: str) -> dict[str, str]:
 def real_log() -> tuple[str, int]:
     """The first ten events of a real game, as SQL VALUES, and the seat then to move."""
     sys.path.insert(0, str(ROOT))
-    from games import rules
+    from games import bots, rules
 
-    events = rules.simulate("transamerica", 3, random.Random(1))[:10]
+    events = bots.simulate("transamerica", 3, random.Random(1))[:10]
     rows = []
     for event in events:
         data = {key: value for key, value in event.items() if key not in ("type", "seq")}

@@ -83,14 +83,14 @@ def build(pool_size: int, out: Path) -> None:
     django.setup()
     from django.db import transaction
 
-    from games import rules, services
+    from games import bots, rules, services
     from games.links import seat_path
     from games.models import Event, Game, Seat
 
     def long_log() -> tuple[list[dict], int]:
         """A 6-player TransEuropa game that reaches round 4, and its length there."""
         for seed in range(200):
-            events = rules.simulate("transeuropa", 6, random.Random(seed))
+            events = bots.simulate("transeuropa", 6, random.Random(seed))
             starts = [n for n, e in enumerate(events) if e["type"] == "round_started"]
             if len(starts) >= 4 and starts[3] + 20 < len(events):
                 return events, starts[3] + 20
@@ -105,7 +105,7 @@ def build(pool_size: int, out: Path) -> None:
 
     events, cut = long_log()
     # The longest of a few finished games, for the replay page.
-    logs = (rules.simulate("transeuropa", 6, random.Random(seed)) for seed in range(12))
+    logs = (bots.simulate("transeuropa", 6, random.Random(seed)) for seed in range(12))
     finished = make(max(logs, key=len), "finished")
     long = make(events[:cut], "long")
     early = make(events[:10], "early")
@@ -113,7 +113,7 @@ def build(pool_size: int, out: Path) -> None:
     # The pool: copies of the long game's rows, each waiting for the same legal move.
     state = rules.replay(events[:cut])
     mover = state.seat_to_move
-    move = rules.greedy_move(state, mover)
+    move = bots.greedy_move(state, mover)
     board = state.board
     if isinstance(move, rules.PlaceStart):
         fields = {"point": board.point_index[move.point]}

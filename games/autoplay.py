@@ -15,8 +15,8 @@ from __future__ import annotations
 import contextvars
 import logging
 
+from games.bots import BOTS, DEFAULT_BOT, Bot
 from games.models import Game, Seat
-from games.rules.bots import BOTS, DEFAULT_BOT, Bot
 from games.services import GameMovedOn, load_state, submit_move
 
 logger = logging.getLogger(__name__)

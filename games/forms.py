@@ -10,8 +10,8 @@ from django.core.exceptions import ValidationError
 from accounts.text import refuse_control_characters
 from games import rules
 from games.board import line_label, point_label
+from games.bots import BOTS
 from games.models import Game
-from games.rules.bots import BOTS
 from games.services import GameSettings, SeatSpec
 
 
@@ -103,17 +103,10 @@ def legal_line_ids(state: rules.GameState, seat: int) -> list[int]:
 
 
 def second_line_ids(state: rules.GameState, seat: int, first: list[int]) -> list[int]:
-    """Free lines a second line of this turn might be: touching the network or a first line."""
-    board = state.board
-    reach = set(rules.network(state, seat)) if first else set()
+    """Free lines a second line of this turn might be, after any of the ``first`` lines."""
+    found: set[int] = set()
     for line_id in first:
-        a, b, _cost = board.lines[line_id]
-        reach.update((a, b))
-    found = set()
-    for point in reach:
-        for line_id in board.point_lines[point]:
-            if line_id not in state.built and board.lines[line_id][2] == 1:
-                found.add(line_id)
+        found.update(rules.legal_second_line_ids(state, seat, line_id))
     return sorted(found)
 
 

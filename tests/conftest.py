@@ -6,7 +6,7 @@ from django.core import mail
 from django.core.cache import cache
 
 from accounts.models import User
-from games import rules
+from games.bots import greedy_move
 from games.services import load_state, submit_move
 
 ON_POSTGRES = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
@@ -76,7 +76,7 @@ def play_turn(game):
     """Play one greedy move for whoever is to move; return the updated game."""
     state = load_state(game)
     seat = game.seats.get(position=state.seat_to_move)
-    return submit_move(game, seat, rules.greedy_move(state, seat.position), game.version)
+    return submit_move(game, seat, greedy_move(state, seat.position), game.version)
 
 
 @pytest.fixture(autouse=True)

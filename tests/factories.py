@@ -4,7 +4,8 @@ from datetime import timedelta
 import factory
 
 from accounts.models import User
-from games import rules, services
+from games import services
+from games.bots import simulate
 from games.models import Game
 from games.services import SeatSpec, create_game, start_game
 
@@ -66,11 +67,11 @@ def simulated_game(
     names: list[str] | None = None,
     **create,
 ) -> Game:
-    """A game whose moves are a bot game from ``rules.simulate`` (dealt from ``seed``):
+    """A game whose moves are a bot game from ``games.bots.simulate`` (dealt from ``seed``):
     finished, or stopped after event ``until``. Much quicker than playing a whole game
     turn by turn: the moves are recorded in one append through the service's write
     path, which checks them all with the engine and updates the projection."""
-    events = rules.simulate(board, seats, random.Random(seed))[:until]
+    events = simulate(board, seats, random.Random(seed))[:until]
     names = names or [f"Player {n}" for n in range(seats)]
     players = [SeatSpec(name, f"seat{n}@example.com") for n, name in enumerate(names)]
     game = create_game(board, None, players, **create)
@@ -79,7 +80,7 @@ def simulated_game(
 
 def second_round_events(seats: int = 3, seed: int = 0, moves: int = 4) -> int:
     """The length of the log that stops ``moves`` events into round 2 of the seeded game."""
-    events = rules.simulate("transamerica", seats, random.Random(seed))
+    events = simulate("transamerica", seats, random.Random(seed))
     starts = [n for n, event in enumerate(events) if event["type"] == "round_started"]
     return starts[1] + 1 + moves
 

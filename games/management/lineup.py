@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.management.base import CommandError
 
-from games.rules.bots import BOTS
+from games.bots import BOTS
 
 
 def parse_lineup(text: str, players: int) -> list[str]:

@@ -2,40 +2,93 @@
 
 A game is a log of events. ``replay(events)`` rebuilds its state, checking each event;
 ``decide(state, seat, move)`` turns a legal move into the events it causes, or raises
-``IllegalMove`` naming the rule and the line or point.
+``IllegalMove`` naming the rule and the line or point. The names below are the engine's
+public API; the bots, which play by these rules, live beside it in ``games.bots`` and use
+nothing else.
 """
 
 from .boards import BOARD_NAMES, COLOURS, Board, City, get_board
-from .bots import BOTS, greedy_move, strong_move
 from .dealing import MAX_SEATS, MIN_SEATS, deal, round_started
 from .errors import IllegalMove, InvalidEvent
+from .events import (
+    AROUND_PLAY_EVENTS,
+    CLOCK_EVENTS,
+    CLOCK_PAUSED,
+    CLOCK_RESUMED,
+    GAME_CREATED,
+    GAME_ENDED,
+    MOVE_EVENTS,
+    PLAY_EVENTS,
+    ROUND_SCORED,
+    ROUND_STARTED,
+    SEAT_TAKEN_BACK,
+    SEAT_TAKEN_BY_BOT,
+    START_PLACED,
+    TRACK_BUILT,
+    TURN_PASSED,
+    TURN_TIMED_OUT,
+)
+from .graph import (
+    INFINITY,
+    Built,
+    Graph,
+    cheapest_paths,
+    cost_graph,
+    distances,
+    first_line_towards,
+    reach,
+)
 from .moves import Build, Line, Move, Pass, PlaceStart, Point, as_line, as_point, format_line
 from .network import cities_joined, network
 from .options import Options
-from .record import FORMAT, InvalidRecord, make_record, read_record, replay_record
+from .record import FORMAT, InvalidRecord, make_record, read_record, replay_record, seat_names
 from .replay import apply, game_created, replay
-from .scoring import missing_cost
-from .simulate import simulate
+from .scoring import SteinerTables, missing_cost, scoring_graph
 from .state import AWAITING_DEAL, BUILDING, OVER, PLACING, ROUND_OVER, GameState, Track
-from .turns import decide, legal_lines, legal_start_points, may_colour
+from .turns import (
+    decide,
+    legal_line_ids,
+    legal_lines,
+    legal_second_line_ids,
+    legal_start_points,
+    may_colour,
+)
 from .visibility import hands_visible_to, seat_view
 
 __all__ = [
+    "AROUND_PLAY_EVENTS",
     "AWAITING_DEAL",
-    "BOTS",
     "BOARD_NAMES",
     "BUILDING",
+    "CLOCK_EVENTS",
+    "CLOCK_PAUSED",
+    "CLOCK_RESUMED",
     "COLOURS",
     "FORMAT",
+    "GAME_CREATED",
+    "GAME_ENDED",
+    "INFINITY",
     "MAX_SEATS",
     "MIN_SEATS",
+    "MOVE_EVENTS",
     "OVER",
     "PLACING",
+    "PLAY_EVENTS",
     "ROUND_OVER",
+    "ROUND_SCORED",
+    "ROUND_STARTED",
+    "SEAT_TAKEN_BACK",
+    "SEAT_TAKEN_BY_BOT",
+    "START_PLACED",
+    "TRACK_BUILT",
+    "TURN_PASSED",
+    "TURN_TIMED_OUT",
     "Board",
     "Build",
+    "Built",
     "City",
     "GameState",
+    "Graph",
     "IllegalMove",
     "InvalidEvent",
     "InvalidRecord",
@@ -45,29 +98,36 @@ __all__ = [
     "Pass",
     "PlaceStart",
     "Point",
+    "SteinerTables",
     "Track",
     "apply",
     "as_line",
     "as_point",
+    "cheapest_paths",
     "cities_joined",
+    "cost_graph",
     "deal",
     "decide",
+    "distances",
+    "first_line_towards",
     "format_line",
     "game_created",
     "get_board",
-    "greedy_move",
     "hands_visible_to",
+    "legal_line_ids",
     "legal_lines",
+    "legal_second_line_ids",
     "legal_start_points",
     "make_record",
     "may_colour",
     "missing_cost",
     "network",
+    "reach",
     "read_record",
     "replay",
     "replay_record",
     "round_started",
+    "scoring_graph",
+    "seat_names",
     "seat_view",
-    "simulate",
-    "strong_move",
 ]

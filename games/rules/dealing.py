@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from .boards import COLOURS, get_board
 from .errors import IllegalMove
+from .events import ROUND_STARTED
 from .state import AWAITING_DEAL, GameState
 
 MIN_SEATS = 2
@@ -70,7 +71,7 @@ def round_started(state: GameState, hands: Sequence[Sequence[str]]) -> dict:
     if state.phase != AWAITING_DEAL:
         raise IllegalMove("not_awaiting_deal", "a round can start only after the last one scored")
     return {
-        "type": "round_started",
+        "type": ROUND_STARTED,
         "round": state.round + 1,
         "first_seat": state.round % state.seat_count,
         "hands": check_hands(state, hands),

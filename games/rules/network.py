@@ -2,33 +2,13 @@
 
 Built black track is shared by everyone; a coloured (exclusive) line serves only the seat
 that built it. Networks meet at crossing points: every usable line touching a point joins it.
+The searches themselves are in ``graph``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
+from .graph import reach
 from .state import GameState
-
-
-def reachable(state: GameState, seat: int, sources: Iterable[int]) -> set[int]:
-    """Points reached from ``sources`` over built track that ``seat`` may use."""
-    board = state.board
-    built = state.built
-    seen = set(sources)
-    stack = list(seen)
-    while stack:
-        point = stack.pop()
-        for line in board.point_lines[point]:
-            track = built.get(line)
-            if track is None or (track.exclusive and track.seat != seat):
-                continue
-            a, b, _cost = board.lines[line]
-            other = b if a == point else a
-            if other not in seen:
-                seen.add(other)
-                stack.append(other)
-    return seen
 
 
 def network(state: GameState, seat: int) -> set[int]:
@@ -36,7 +16,7 @@ def network(state: GameState, seat: int) -> set[int]:
     start = state.start_point(seat)
     if start is None:
         return set()
-    return reachable(state, seat, (start,))
+    return reach(state.board, state.built, seat, (start,))
 
 
 def cities_joined(state: GameState, seat: int) -> bool:
@@ -45,7 +25,19 @@ def cities_joined(state: GameState, seat: int) -> bool:
     terminals = state.terminals(seat)
     if state.options.cities_must_join_start and state.start_point(seat) is None:
         return False
-    return set(terminals) <= reachable(state, seat, terminals[:1])
+    if len(set(terminals)) > 1 and not all(_has_track(state, seat, p) for p in terminals):
+        return False  # the quick answer, most of a round: a city without usable track
+    return set(terminals) <= reach(state.board, state.built, seat, terminals[:1])
+
+
+def _has_track(state: GameState, seat: int, point: int) -> bool:
+    """Whether track that ``seat`` may use touches ``point``."""
+    built = state.built
+    for line in state.board.point_lines[point]:
+        track = built.get(line)
+        if track is not None and (not track.exclusive or track.seat == seat):
+            return True
+    return False
 
 
 def joined_seats(state: GameState) -> list[int]:

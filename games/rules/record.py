@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .errors import InvalidEvent
+from .events import GAME_CREATED, ROUND_STARTED
 from .options import Options
 from .replay import game_created, replay
 from .state import AWAITING_DEAL, OVER, GameState
@@ -29,7 +30,7 @@ def make_record(
     out = []
     for event in events:
         event = dict(event)
-        if event["type"] == "round_started" and event["round"] == hidden_round:
+        if event["type"] == ROUND_STARTED and event["round"] == hidden_round:
             event["hands"] = [
                 hand if seat == viewer else None for seat, hand in enumerate(event["hands"])
             ]
@@ -60,6 +61,8 @@ def read_record(record: dict) -> list[dict]:
     events = record.get("events")
     if not isinstance(seats, list) or not isinstance(events, list) or not events:
         raise InvalidRecord("a game record has a list of seats and a list of events")
+    if not isinstance(record.get("options", {}), dict | None):
+        raise InvalidRecord("a game record's options are an object")
     try:
         first = game_created(
             record.get("board"), len(seats), Options.from_dict(record.get("options"))
@@ -69,7 +72,7 @@ def read_record(record: dict) -> list[dict]:
     for position, event in enumerate(events, start=1):
         if not isinstance(event, dict) or event.get("seq") != position:
             raise InvalidRecord(f"events are numbered from 1 without gaps: event {position} is not")
-    if events[0].get("type") == "game_created":
+    if events[0].get("type") == GAME_CREATED:
         for key in ("board", "seats", "options"):
             if key == "options":
                 same = Options.from_dict(events[0].get(key)) == Options.from_dict(first[key])
@@ -85,17 +88,38 @@ def replay_record(record: dict) -> GameState:
     """Replay a record, checking every event and the stated result.
 
     Raises InvalidRecord for a malformed document and InvalidEvent for a wrong event.
+    Keys the format leaves open may be missing (a bare ``game_ended``, a ``result`` with
+    only some of its keys); those present must agree with the log.
     """
     state = replay(read_record(record))
     result = record.get("result")
     if result is not None:
         last = record["events"][-1]["seq"]
+        if not isinstance(result, dict):
+            raise InvalidRecord("a game record's result is an object")
         if not state.is_over:
             raise InvalidEvent(last, "the record states a result but the game is not over")
         expected = {"scores": state.scores, "winners": state.winners}
         for key, value in expected.items():
-            if result.get(key) != value:
-                raise InvalidEvent(
-                    last, f"the result's {key} should be {value}, not {result.get(key)}"
-                )
+            if key in result and result[key] != value:
+                raise InvalidEvent(last, f"the result's {key} should be {value}, not {result[key]}")
     return state
+
+
+def seat_names(record: dict) -> list[str]:
+    """The players' names in a record, in play order ("Seat N" for a seat without one).
+
+    Raises InvalidRecord when the seats are not listed in play order from 0.
+    """
+    seats = record.get("seats") if isinstance(record, dict) else None
+    if not isinstance(seats, list):
+        raise InvalidRecord("a game record has a list of seats")
+    names = []
+    for position, seat in enumerate(seats):
+        if not isinstance(seat, dict) or seat.get("seat", position) != position:
+            raise InvalidRecord(f"seats are listed in play order from 0: seat {position} is not")
+        name = seat.get("name")
+        if name is not None and not isinstance(name, str):
+            raise InvalidRecord(f"seat {position}'s name is not text")
+        names.append(name or f"Seat {position}")
+    return names

@@ -7,14 +7,23 @@ from collections.abc import Iterable
 from .boards import COLOURS, get_board
 from .dealing import check_hands, check_seat_count
 from .errors import IllegalMove, InvalidEvent
+from .events import (
+    GAME_CREATED,
+    GAME_ENDED,
+    ROUND_SCORED,
+    ROUND_STARTED,
+    START_PLACED,
+    TRACK_BUILT,
+    TURN_PASSED,
+)
 from .moves import as_line, as_point
 from .options import Options
 from .state import AWAITING_DEAL, OVER, PLACING, ROUND_OVER, GameState
 from .turns import build_lines, game_result, pass_turn, place_start, score_round
 
-# Events that record what happened around play (timeouts, bots taking over a seat, ...)
-# without changing the game: the engine lets them pass. Any other unknown type is ignored
-# too, as the public record format asks of readers.
+# Events that record what happened around play (``events.AROUND_PLAY_EVENTS``: timeouts,
+# bots taking over a seat, ...) do not change the game: the engine lets them pass. Any
+# other unknown type is ignored too, as the public record format asks of readers.
 
 
 def game_created(board: str, seats: int, options: Options | None = None) -> dict:
@@ -22,7 +31,7 @@ def game_created(board: str, seats: int, options: Options | None = None) -> dict
     get_board(board)
     check_seat_count(seats)
     return {
-        "type": "game_created",
+        "type": GAME_CREATED,
         "board": board,
         "seats": seats,
         "options": (options or Options()).to_dict(),
@@ -65,7 +74,7 @@ def apply(state: GameState, event: dict) -> GameState:
 
 def _first(event: dict, position: int) -> GameState:
     seq = event.get("seq", position) if isinstance(event, dict) else position
-    if not isinstance(event, dict) or event.get("type") != "game_created":
+    if not isinstance(event, dict) or event.get("type") != GAME_CREATED:
         raise InvalidEvent(seq, "a game's log starts with a game_created event")
     try:
         state = new_game(event)
@@ -158,13 +167,15 @@ def _round_scored(state: GameState, event: dict) -> None:
 
 
 def _game_ended(state: GameState, event: dict) -> None:
+    # The format leaves this event's contents open: a bare one is valid, and the scores
+    # and winners, when given, must be the game's.
     if state.phase != OVER or state.last_scoring is None:
         raise IllegalMove("game_not_over", "no score has reached the game-end mark")
     if state.result_recorded:
         raise IllegalMove("game_already_ended", "the game has already ended")
-    if event["scores"] != state.scores:
+    if "scores" in event and event["scores"] != state.scores:
         raise IllegalMove("wrong_result", f"the final scores are {state.scores}")
-    if event["winners"] != state.winners:
+    if "winners" in event and event["winners"] != state.winners:
         raise IllegalMove("wrong_result", f"the winners are seats {state.winners}")
     state.result_recorded = True
 
@@ -174,11 +185,11 @@ def _game_created_again(state: GameState, event: dict) -> None:
 
 
 _HANDLERS = {
-    "game_created": _game_created_again,
-    "round_started": _round_started,
-    "start_placed": _start_placed,
-    "track_built": _track_built,
-    "turn_passed": _turn_passed,
-    "round_scored": _round_scored,
-    "game_ended": _game_ended,
+    GAME_CREATED: _game_created_again,
+    ROUND_STARTED: _round_started,
+    START_PLACED: _start_placed,
+    TRACK_BUILT: _track_built,
+    TURN_PASSED: _turn_passed,
+    ROUND_SCORED: _round_scored,
+    GAME_ENDED: _game_ended,
 }

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .errors import IllegalMove
+from .events import GAME_ENDED, ROUND_SCORED, START_PLACED, TRACK_BUILT, TURN_PASSED
 from .moves import Build, Line, Move, Pass, PlaceStart, Point, format_line, format_point
 from .network import coloured_at, joined_seats, network
 from .scoring import missing_cost
@@ -145,7 +146,7 @@ def build_lines(
 def pass_turn(state: GameState, seat: int) -> None:
     """Let a seat with no legal line at all give up its turn (mutates ``state``)."""
     check_turn(state, seat)
-    if state.phase != BUILDING or legal_lines(state, seat):
+    if state.phase != BUILDING or legal_line_ids(state, seat):
         raise IllegalMove("must_build", "you must build at least one line on your turn")
     state.turn += 1
 
@@ -161,7 +162,7 @@ def score_round(state: GameState) -> dict:
     if state.round == state.board.barrier_moves_after_round and min(scores) >= 4:
         mark = min(scores) - 3
     return {
-        "type": "round_scored",
+        "type": ROUND_SCORED,
         "round": state.round,
         "connected": joined,
         "losses": losses,
@@ -181,15 +182,15 @@ def decide(state: GameState, seat: int, move: Move) -> list[dict]:
     scratch = state.copy()
     if isinstance(move, PlaceStart):
         place_start(scratch, seat, move.point)
-        return [{"type": "start_placed", "seat": seat, "point": list(move.point)}]
+        return [{"type": START_PLACED, "seat": seat, "point": list(move.point)}]
     if isinstance(move, Pass):
         pass_turn(scratch, seat)
-        return [{"type": "turn_passed", "seat": seat}]
+        return [{"type": TURN_PASSED, "seat": seat}]
     if not isinstance(move, Build):
         raise TypeError(f"not a move: {move!r}")
     build_lines(scratch, seat, move.lines, move.exclusive)
     event = {
-        "type": "track_built",
+        "type": TRACK_BUILT,
         "seat": seat,
         "lines": [[list(p), list(q)] for p, q in move.lines],
     }
@@ -202,7 +203,7 @@ def decide(state: GameState, seat: int, move: Move) -> list[dict]:
         if any(score <= scored["game_ends_at_score"] for score in scored["scores"]):
             events.append(
                 {
-                    "type": "game_ended",
+                    "type": GAME_ENDED,
                     "scores": scored["scores"],
                     "winners": game_result(scored["scores"]),
                 }
@@ -216,16 +217,53 @@ def legal_start_points(state: GameState) -> list[Point]:
     return [point for i, point in enumerate(state.board.points) if i not in taken]
 
 
-def legal_lines(state: GameState, seat: int) -> list[Line]:
-    """Free lines touching ``seat``'s network: what it may build as its first line now."""
+def legal_line_ids(state: GameState, seat: int) -> list[int]:
+    """The lines ``seat`` may build as the first line of a turn: every free line touching
+    its network, by line id in order."""
+    return _free_lines(state, network(state, seat))
+
+
+def legal_second_line_ids(
+    state: GameState, seat: int, first: int, coloured: bool | None = None
+) -> list[int]:
+    """The lines ``seat``, whose turn it is, may build after the line ``first`` in the same
+    turn: free flat lines touching its network once ``first`` is built, by line id.
+
+    Empty when ``first`` is not a legal first line, is a double line (it stands alone), or
+    ends the round (it joins the seat's cities or takes the last track of the supply).
+    ``coloured`` says whether ``first`` is built with coloured track (which leaves the
+    supply alone); None: whichever the seat may choose.
+    """
     board = state.board
-    reach = network(state, seat)
-    found = set()
-    for point in reach:
-        for line_id in board.point_lines[point]:
-            if line_id not in state.built:
-                found.add(line_id)
-    return [board.line_points(line_id) for line_id in sorted(found)]
+    if coloured is None:
+        ways = [False, True] if may_colour(state, seat, board.line_points(first)) else [False]
+        found: set[int] = set()
+        for way in ways:
+            found.update(legal_second_line_ids(state, seat, first, way))
+        return sorted(found)
+    if board.lines[first][2] == 2:
+        return []
+    scratch = state.copy()
+    try:
+        build_lines(scratch, seat, [board.line_points(first)], [0] if coloured else [])
+    except IllegalMove:
+        return []
+    if scratch.phase == ROUND_OVER and (seat in scratch.joined or scratch.supply_left == 0):
+        return []
+    return [line for line in legal_line_ids(scratch, seat) if board.lines[line][2] == 1]
+
+
+def legal_lines(state: GameState, seat: int) -> list[Line]:
+    """``legal_line_ids`` as lines (pairs of points)."""
+    board = state.board
+    return [board.line_points(line_id) for line_id in legal_line_ids(state, seat)]
+
+
+def _free_lines(state: GameState, points: Iterable[int]) -> list[int]:
+    """Free lines touching any of ``points``, by line id in order."""
+    built = state.built
+    point_lines = state.board.point_lines
+    return sorted({line for point in points for line in point_lines[point] if line not in built})
 
 
 def may_colour(state: GameState, seat: int, line: Line) -> bool:

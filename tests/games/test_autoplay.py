@@ -3,8 +3,8 @@
 import pytest
 
 from games import autoplay
+from games.bots import BOTS, DEFAULT_BOT
 from games.models import Game, Seat
-from games.rules.bots import BOTS, DEFAULT_BOT
 from games.services import SeatSpec, create_game, load_state, start_game, submit_move
 from tests.conftest import play_turn as play_greedy_turn
 
@@ -80,7 +80,7 @@ def test_a_bot_answers_a_persons_move_right_after_it_commits(django_capture_on_c
     assert game.seat_to_move == 0  # round 1 starts with seat 0
     person = seat_to_move(game)
     state = load_state(game)
-    from games.rules.bots import greedy_move
+    from games.bots import greedy_move
 
     with django_capture_on_commit_callbacks(execute=True):
         game = submit_move(game, person, greedy_move(state, 0), game.version)

@@ -6,6 +6,7 @@ import pytest
 from django.db import connection
 
 from games import rules
+from games.bots import greedy_move
 from games.models import Game
 from games.services import GameMovedOn, load_state, submit_move
 from tests.factories import GameFactory
@@ -48,7 +49,7 @@ def test_racing_submissions_for_one_turn_let_exactly_one_through():
         state = load_state(game)
         seat = state.seat_to_move
         version = game.version
-        outcomes = race(game.pk, seat, [rules.greedy_move(state, seat)] * THREADS, version)
+        outcomes = race(game.pk, seat, [greedy_move(state, seat)] * THREADS, version)
 
         assert sorted(outcomes) == ["moved on"] * (THREADS - 1) + ["won"]
         game = Game.objects.get(pk=game.pk)

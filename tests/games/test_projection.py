@@ -2,6 +2,7 @@ import random
 from datetime import UTC, datetime, timedelta
 
 from games import rules
+from games.bots import greedy_move
 from games.models import Event, Game
 from games.projection import differences, project
 
@@ -18,7 +19,7 @@ def log_until(stop):
             new = [rules.round_started(state, rules.deal("transamerica", 2, rng))]
         else:
             seat = state.seat_to_move
-            new = rules.decide(state, seat, rules.greedy_move(state, seat))
+            new = rules.decide(state, seat, greedy_move(state, seat))
         for event in new:
             state = rules.apply(state, event)
         events.extend(new)

@@ -6,7 +6,7 @@ import logging
 import pytest
 from django.test import Client
 
-from games import rules
+from games.bots import greedy_move
 from games.links import seat_path
 from games.models import Game
 from games.services import SeatSpec, create_game, load_state, start_game
@@ -24,7 +24,7 @@ def person_then_bot() -> Game:
 
 def move_form(game: Game) -> dict:
     state = load_state(game)
-    move = rules.greedy_move(state, state.seat_to_move)
+    move = greedy_move(state, state.seat_to_move)
     return {"version": game.version, "point": state.board.point_index[move.point]}
 
 

@@ -4,7 +4,7 @@ import pytest
 from django.core import mail
 from django.db import transaction
 
-from games import rules
+from games.bots import greedy_move
 from games.services import load_state, submit_move
 from notifications.models import Message
 from tests.conftest import play_turn, sent
@@ -53,7 +53,7 @@ def test_a_move_that_rolls_back_sends_nothing(django_capture_on_commit_callbacks
     game = GameFactory()
     state = load_state(game)
     seat = game.seats.get(position=state.seat_to_move)
-    move = rules.greedy_move(state, seat.position)
+    move = greedy_move(state, seat.position)
     before = Message.objects.count()
     with (
         django_capture_on_commit_callbacks(execute=True),

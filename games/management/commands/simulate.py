@@ -4,8 +4,8 @@ import random
 from django.core.management.base import BaseCommand, CommandError
 
 from games import rules
+from games.bots import BOTS, simulate
 from games.management.lineup import parse_lineup
-from games.rules.bots import BOTS
 
 
 class Command(BaseCommand):
@@ -41,7 +41,7 @@ class Command(BaseCommand):
             game_options = rules.Options(
                 exclusive_tracks=exclusive_tracks, cities_must_join_start=strict
             )
-            events = rules.simulate(
+            events = simulate(
                 board, players, random.Random(seed), game_options, [BOTS[name] for name in lineup]
             )
         except ValueError as error:

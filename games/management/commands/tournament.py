@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from django.core.management.base import BaseCommand, CommandError
 
 from games import rules
+from games.bots import BOTS, simulate
 from games.management.lineup import parse_lineup
-from games.rules.bots import BOTS
 
 Z95 = 1.96
 
@@ -41,7 +41,7 @@ def play_game(job: tuple) -> list[tuple[str, float, list[int]]]:
     board, lineup, options, deal_seed, turn = job
     players = len(lineup)
     seated = [lineup[(seat + turn) % players] for seat in range(players)]
-    events = rules.simulate(
+    events = simulate(
         board, players, random.Random(deal_seed), options, [BOTS[name] for name in seated]
     )
     state = rules.replay(events)

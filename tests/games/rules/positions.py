@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from games import rules
-from games.rules.bots import shortest_paths
-from games.rules.scoring import cost_graph
+from games.rules.graph import cheapest_paths
 from games.rules.state import BUILDING, GameState, Track
 
 # Hands without dashed cities, so that they fit games of any size.
@@ -63,11 +61,12 @@ def cheapest_path(state: GameState, a, b) -> list[rules.Line]:
     a = board.city_by_name[a].point if isinstance(a, str) else a
     b = board.city_by_name[b].point if isinstance(b, str) else b
     source, target = board.point_index[a], board.point_index[b]
-    _dist, parent = shortest_paths(cost_graph(state, 0), {source})
+    _dist, via = cheapest_paths(board, state.built, 0, [source])
     lines = []
     point = target
     while point != source:
-        before = parent[point]
+        a, b, _cost = board.lines[via[point]]
+        before = a if b == point else b
         lines.append((board.points[before], board.points[point]))
         point = before
     return lines[::-1]
@@ -84,16 +83,3 @@ def hand_tree(state: GameState, hand: Sequence[str]) -> list[rules.Line]:
                 seen.add(key)
                 lines.append(line)
     return lines
-
-
-def one_round_of_greedy_play(seed: int, players: int = 4) -> list[GameState]:
-    """The building positions of the first round of a game of greedy bots."""
-    events = rules.simulate("transamerica", players, random.Random(seed))
-    states = []
-    for cut in range(2, len(events)):
-        state = rules.replay(events[:cut])
-        if state.round > 1:
-            break
-        if state.phase == BUILDING:
-            states.append(state)
-    return states

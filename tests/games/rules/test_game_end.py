@@ -5,6 +5,7 @@ import random
 import pytest
 
 from games import rules
+from games.bots import simulate
 from games.rules.state import AWAITING_DEAL, OVER, ROUND_OVER
 from games.rules.turns import game_result, score_round
 
@@ -105,7 +106,7 @@ def test_most_points_wins_and_ties_share():
 
 
 def test_a_finished_game_refuses_moves_and_deals():
-    events = rules.simulate("transamerica", 3, random.Random(5))
+    events = simulate("transamerica", 3, random.Random(5))
     state = rules.replay(events)
     assert state.is_over
     assert events[-1]["type"] == "game_ended"

@@ -4,13 +4,14 @@ import random
 import pytest
 
 from games import rules
+from games.bots import simulate
 
 NAMES = ["Ada", "Grace", "Edsger"]
 
 
 @pytest.fixture(scope="module")
 def finished():
-    return rules.simulate("transeuropa", 3, random.Random(4))
+    return simulate("transeuropa", 3, random.Random(4))
 
 
 def test_a_finished_games_record(finished):
@@ -111,3 +112,43 @@ def test_a_record_with_hidden_hands_cannot_be_replayed(finished):
     record = rules.make_record(running, NAMES, viewer=0)
     with pytest.raises(rules.InvalidEvent, match="hand is hidden"):
         rules.replay_record(record)
+
+
+def test_a_bare_game_ended_replays(finished):
+    record = rules.make_record(finished, NAMES)
+    record["events"][-1] = {"seq": len(finished), "type": "game_ended"}
+    state = rules.replay_record(record)
+    assert state.is_over and state.result_recorded
+    assert record["result"] == {"scores": state.scores, "winners": state.winners}
+
+
+@pytest.mark.parametrize("key", ["scores", "winners"])
+def test_a_game_ended_key_that_is_present_must_agree(finished, key):
+    record = rules.make_record(finished, NAMES)
+    ended = record["events"][-1]
+    ended[key] = [9, 9, 9] if key == "scores" else [2, 1]
+    with pytest.raises(rules.InvalidEvent, match=rf"event {ended['seq']}: game_ended: the "):
+        rules.replay_record(record)
+
+
+def test_unknown_keys_and_a_partial_result_are_read(finished):
+    record = rules.make_record(finished, NAMES)
+    record["published_by"] = "another program"
+    for event in record["events"]:
+        event["note"] = "kept, and ignored"
+    record["result"] = {"winners": record["result"]["winners"], "margin": 3}
+    state = rules.replay_record(record)
+    assert state.winners == record["result"]["winners"]
+    record["result"]["winners"] = [0, 1, 2]
+    with pytest.raises(rules.InvalidEvent, match="result's winners should be"):
+        rules.replay_record(record)
+
+
+def test_seat_names_come_in_play_order(finished):
+    record = rules.make_record(finished, NAMES)
+    assert rules.seat_names(record) == NAMES
+    record["seats"][1] = {"seat": 1}
+    assert rules.seat_names(record) == ["Ada", "Seat 1", "Edsger"]
+    record["seats"].reverse()
+    with pytest.raises(rules.InvalidRecord, match="play order from 0: seat 0 is not"):
+        rules.seat_names(record)

@@ -3,13 +3,14 @@ import random
 import pytest
 
 from games import rules
+from games.bots import simulate
 
 from .positions import TA_HAND_A, TA_HAND_B
 
 
 @pytest.fixture(scope="module")
 def game():
-    return rules.simulate("transamerica", 4, random.Random(11), rules.Options(exclusive_tracks=3))
+    return simulate("transamerica", 4, random.Random(11), rules.Options(exclusive_tracks=3))
 
 
 def test_replay_rebuilds_the_finished_game(game):

@@ -1,9 +1,11 @@
 import itertools
+import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import rules
+from games.bots import simulate
 from games.rules.scoring import steiner_cost
 from games.rules.turns import score_round
 
@@ -124,3 +126,62 @@ def test_steiner_cost_is_exact(case):
         graph[a].append((b, cost))
         graph[b].append((a, cost))
     assert steiner_cost(graph, terminals) == brute_force_steiner(size, edges, terminals)
+
+
+# --- the tables behind the bots' what-ifs ----------------------------------------------
+
+
+def test_steiner_tables_give_the_exact_cost_with_any_one_line_free():
+    """Positions of a game with coloured track: the cost with one more line built, from
+    the tables, is what scoring counts once it is built."""
+    events = simulate("transeuropa", 4, random.Random(5), rules.Options(exclusive_tracks=3))
+    checked = 0
+    for cut in (25, 60, 100):
+        state = rules.replay(events[:cut])
+        seat = state.seat_to_move
+        tables = rules.SteinerTables(rules.scoring_graph(state, seat), state.terminals(seat))
+        assert tables.cost == rules.missing_cost(state, seat)
+        for line, (a, b, _cost) in enumerate(state.board.lines):
+            if line in state.built or line % 7:
+                continue
+            scratch = state.copy()
+            scratch.built[line] = rules.Track(seat, False)
+            assert tables.cost_with_line(a, b) == rules.missing_cost(scratch, seat)
+            checked += 1
+    assert checked > 150
+
+
+def test_steiner_tables_give_the_exact_cost_with_a_start_at_any_point():
+    strict = rules.Options(cities_must_join_start=True)
+    state = new_round([TA_HAND_A, TA_HAND_B], options=strict)
+    cities = state.terminals(0)
+    tables = rules.SteinerTables(rules.scoring_graph(state, 0), cities, everywhere=True)
+    for point in range(0, len(state.board.points), 5):
+        scratch = state.copy()
+        scratch.starts = [point, None]
+        assert tables.cost_with_point(point) == rules.missing_cost(scratch, 0)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    board=st.sampled_from(rules.BOARD_NAMES),
+    seed=st.integers(0, 2**32 - 1),
+    strict=st.booleans(),
+)
+def test_scoring_agrees_with_the_whole_tables_on_random_positions(board, seed, strict):
+    """steiner_cost sweeps only where a cheaper tree could be; SteinerTables keeps every
+    value. On random track (black and coloured, anyone's) they agree."""
+    rng = random.Random(seed)
+    options = rules.Options(exclusive_tracks=3, cities_must_join_start=strict)
+    state = rules.replay([rules.game_created(board, 4, options)])
+    state = rules.apply(state, rules.round_started(state, rules.deal(board, 4, rng)))
+    lines = range(len(state.board.lines))
+    state.built = {
+        line: rules.Track(rng.randrange(4), rng.random() < 0.2)
+        for line in rng.sample(lines, rng.randrange(0, 120))
+    }
+    state.starts = [rng.randrange(len(state.board.points)) for _ in range(4)]
+    graph = rules.scoring_graph(state, 0)
+    *cities, last = list(dict.fromkeys(state.terminals(0)))
+    whole = rules.SteinerTables(graph, cities, everywhere=True).cost_with_point(last)
+    assert rules.missing_cost(state, 0) == steiner_cost(graph, [*cities, last]) == whole

@@ -2,11 +2,12 @@ import json
 import random
 
 from games import rules
+from games.bots import simulate
 from games.rules.state import BUILDING
 
 
 def running_game():
-    events = rules.simulate("transamerica", 4, random.Random(3))
+    events = simulate("transamerica", 4, random.Random(3))
     # The middle of round 1.
     for i in range(len(events)):
         state = rules.replay(events[: i + 1])
@@ -38,7 +39,7 @@ def test_an_onlooker_sees_no_hand_during_a_round():
 
 
 def test_hands_are_revealed_once_the_round_is_scored():
-    events = rules.simulate("transamerica", 4, random.Random(3))
+    events = simulate("transamerica", 4, random.Random(3))
     scored = next(i for i, e in enumerate(events) if e["type"] == "round_scored")
     state = rules.replay(events[: scored + 1])
     assert rules.hands_visible_to(state, None) == [list(hand) for hand in state.hands]

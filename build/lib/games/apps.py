@@ -1,9 +1,0 @@
-from django.apps import AppConfig
-
-
-class GamesConfig(AppConfig):
-    default_auto_field = "django.db.models.BigAutoField"
-    name = "games"
-
-    def ready(self) -> None:
-        from games import receivers  # noqa: F401  (connects the signal receivers)

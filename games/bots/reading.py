@@ -1,0 +1,138 @@
+"""Reading the table: which cities the others probably hold, from public facts only.
+
+Nobody shows their cities, but their track gives them away. A player who starts on a city
+almost always holds it, and picks the one of their five that is cheapest to join to the
+other four; after that, most players build towards their nearest city not yet joined.
+So each hand an opponent could hold is weighed by how well it explains what they did: a
+start or a line that the hand does not explain multiplies its weight by ``UNEXPLAINED``.
+Sampling from those weights gives hands for the others that the strong bot plays out
+against (see ``lookahead``); nothing here looks at a hidden hand.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from functools import cache
+
+from games import rules
+
+# How much less likely a hand becomes for each move it does not explain. Not zero: people
+# do not always head for their nearest city, and a hand that explains nearly everything
+# should still be drawn.
+UNEXPLAINED = 0.05
+# The most hands weighed per opponent: all of them when their start is on a city (6^4 on
+# a four-player TransAmerica board), else a fixed random selection of this many.
+MAX_HANDS = 2000
+# Draws of a whole table (one hand per opponent, no city twice) before giving up on
+# keeping the hands apart: a bound, almost never reached (the last draw is then used).
+TABLE_DRAWS = 50
+
+
+def sample_tables(state: rules.GameState, seat: int, rng: random.Random, count: int) -> list[list]:
+    """``count`` guesses at every seat's cities, as lists of points per seat.
+
+    ``seat``'s own cities are its real ones; the others' are drawn from their weighed
+    hands. ``state`` must already hide the others' hands (only the seat's own are read).
+    """
+    board = state.board
+    mine = [board.city_point(name) for name in state.hands[seat]]
+    weighed = {
+        other: weigh_hands(state, seat, other, rng)
+        for other in range(state.seat_count)
+        if other != seat
+    }
+    tables = []
+    for _ in range(count):
+        for _draw in range(TABLE_DRAWS):
+            table = [
+                mine if other == seat else list(rng.choices(*weighed[other])[0])
+                for other in range(state.seat_count)
+            ]
+            points = [point for hand in table for point in hand]
+            if len(points) == len(set(points)):
+                break  # no city twice; else draw the table again
+        tables.append(table)
+    return tables
+
+
+def weigh_hands(
+    state: rules.GameState, seat: int, other: int, rng: random.Random
+) -> tuple[list[tuple[int, ...]], list[float]]:
+    """The hands ``other`` could hold (as city points, one per colour) and their weights."""
+    board = state.board
+    n = state.seat_count
+    mine = set(state.hands[seat])
+    start = state.start_point(other)
+    start_city = board.city_at.get(start) if start is not None else None
+    if start_city is not None and start_city.name in mine:
+        start_city = None
+    # Another opponent's start city is theirs (see above), so it is not in this hand.
+    elsewhere = {state.start_point(s) for s in range(n) if s not in (seat, other)} - {None}
+    choices = []
+    for colour in rules.COLOURS:
+        if start_city is not None and start_city.colour == colour:
+            choices.append([start])
+            continue
+        choices.append(
+            [
+                point
+                for city in board.cities_of(colour, n)
+                if city.name not in mine and (point := board.city_point(city.name)) not in elsewhere
+            ]
+        )
+    hands = list(itertools.product(*choices))
+    if len(hands) > MAX_HANDS:
+        hands = rng.sample(hands, MAX_HANDS)
+    weights = [1.0] * len(hands)
+    if start_city is not None:
+        _weigh_start(board, start, hands, weights)
+    if start is not None:
+        _weigh_lines(state, other, start, hands, weights)
+    return hands, weights
+
+
+def _weigh_start(board: rules.Board, start: int, hands: list, weights: list[float]) -> None:
+    """A start on a city: the hand's city cheapest to join to its other four."""
+    apart = city_distances(board.name)
+    for i, hand in enumerate(hands):
+        own = sum(apart[start][city] for city in hand)
+        if any(sum(apart[c][city] for city in hand) < own for c in hand if c != start):
+            weights[i] *= UNEXPLAINED
+
+
+def _weigh_lines(
+    state: rules.GameState, other: int, start: int, hands: list, weights: list[float]
+) -> None:
+    """Each line ``other`` built this round: on a cheapest way to its nearest city."""
+    built: dict = {}
+    for line, track in state.built.items():
+        if track.seat == other:
+            before = _from_network(state, built, other, start)
+            after = _from_network(state, {**built, line: track}, other, start)
+            for i, hand in enumerate(hands):
+                nearest = min(
+                    ((before[city], city) for city in hand if before[city] > 0), default=None
+                )
+                if nearest is None or after[nearest[1]] >= nearest[0]:
+                    weights[i] *= UNEXPLAINED
+        built[line] = track
+
+
+def _from_network(state: rules.GameState, built: rules.Built, seat: int, start: int) -> list[int]:
+    """Cheapest distances from ``seat``'s network with ``built`` track."""
+    network = rules.reach(state.board, built, seat, [start])
+    return rules.cheapest_paths(state.board, built, seat, network)[0]
+
+
+@cache
+def city_distances(board_name: str) -> dict[int, dict[int, int]]:
+    """Cheapest distances between the board's cities with no track built."""
+    board = rules.get_board(board_name)
+    graph = rules.cost_graph(board, {}, 0)
+    points = sorted({board.city_point(city.name) for city in board.cities})
+    apart = {}
+    for a in points:
+        dist = rules.distances(graph, [a])
+        apart[a] = {b: dist[b] for b in points}
+    return apart

@@ -1,0 +1,30 @@
+"""The type of every event in a game's log, named once.
+
+The engine writes and checks the events of play; the service records what happens around
+play (the clock, timeouts, bots taking a seat) in the same log, and the engine lets those
+pass. The values are what the log and the public game record (``pbem-game-record/1``)
+hold: they never change.
+"""
+
+# Play: the engine writes these and checks each one on replay.
+GAME_CREATED = "game_created"
+ROUND_STARTED = "round_started"
+START_PLACED = "start_placed"
+TRACK_BUILT = "track_built"
+TURN_PASSED = "turn_passed"
+ROUND_SCORED = "round_scored"
+GAME_ENDED = "game_ended"
+
+# Around play: recorded by the service (games.services); the engine lets them pass.
+TURN_TIMED_OUT = "turn_timed_out"
+SEAT_TAKEN_BY_BOT = "seat_taken_by_bot"
+SEAT_TAKEN_BACK = "seat_taken_back"
+CLOCK_PAUSED = "clock_paused"
+CLOCK_RESUMED = "clock_resumed"
+
+# A seat's turn: one of these each.
+MOVE_EVENTS = (START_PLACED, TRACK_BUILT, TURN_PASSED)
+PLAY_EVENTS = (GAME_CREATED, ROUND_STARTED, *MOVE_EVENTS, ROUND_SCORED, GAME_ENDED)
+# A seat's clock (vacations): these start no turn.
+CLOCK_EVENTS = (CLOCK_PAUSED, CLOCK_RESUMED)
+AROUND_PLAY_EVENTS = (TURN_TIMED_OUT, SEAT_TAKEN_BY_BOT, SEAT_TAKEN_BACK, *CLOCK_EVENTS)

@@ -1,0 +1,233 @@
+"""The board as a graph, and every search over it: one place for the network, scoring,
+legal moves and the bots.
+
+Points and lines are numbered (see ``boards.Board``). A free line costs what it takes to
+build: 1 on flat land, 2 across a river, mountain or sea. What a seat sees:
+
+- built track it may use costs nothing: black track is everyone's, a coloured
+  (exclusive) line serves only the seat that built it;
+- another seat's coloured line cannot be crossed.
+
+Track is given as a mapping of line ids to ``Track`` (the engine's ``state.built``, or a
+what-if copy of it). Costs are 0, 1 or 2, so shortest distances come from a bucket queue
+(Dial's algorithm) rather than a heap.
+
+Two searches, for two uses:
+- ``sweep`` (and ``spread``, ``distances`` on top of it) runs over a seat's
+  ``cost_graph``, built once, from weighted sources and within limits: scoring's Steiner
+  tables run dozens of sweeps over one position.
+- ``cheapest_paths`` searches the board and a track mapping directly, and says how each
+  point was reached: for one-off questions on positions that change between them (the
+  bots' what-ifs), where building a graph first would cost more than the search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from functools import cache
+from heapq import heapify, heappop, heappush
+
+from .boards import Board
+from .state import Track
+
+INFINITY = 1 << 30
+
+Graph = list[list[tuple[int, int]]]  # point -> [(neighbour, cost), ...], as one seat sees it
+Adjacency = tuple[tuple[tuple[int, int, int], ...], ...]  # point -> ((neighbour, line, cost), ...)
+Built = Mapping[int, Track]  # line id -> the track on it
+
+
+@cache
+def adjacency(board: Board) -> Adjacency:
+    """Each point's lines, as ``(neighbour, line id, cost)`` in line order (once per board)."""
+    neighbours: list[list[tuple[int, int, int]]] = [[] for _ in board.points]
+    for line, (a, b, cost) in enumerate(board.lines):
+        neighbours[a].append((b, line, cost))
+        neighbours[b].append((a, line, cost))
+    return tuple(tuple(edges) for edges in neighbours)
+
+
+def reach(board: Board, built: Built, seat: int | None, sources: Iterable[int]) -> set[int]:
+    """The points joined to ``sources`` by built track that ``seat`` may use (None: by
+    any built track, coloured or not; a superset of every seat's)."""
+    edges = adjacency(board)
+    seen = set(sources)
+    stack = list(seen)
+    while stack:
+        for other, line, _cost in edges[stack.pop()]:
+            if other not in seen:
+                track = built.get(line)
+                if track is not None and (
+                    seat is None or not track.exclusive or track.seat == seat
+                ):
+                    seen.add(other)
+                    stack.append(other)
+    return seen
+
+
+def cost_graph(board: Board, built: Built, seat: int, *, cross_coloured: bool = False) -> Graph:
+    """The board as ``seat`` sees it, for many sweeps over one position.
+
+    With ``cross_coloured``, other seats' coloured lines cost what building beside them
+    would; that is only scoring's fallback for a city they wall in (see ``missing_cost``).
+    """
+    graph: Graph = [[] for _ in board.points]
+    for line, (a, b, cost) in enumerate(board.lines):
+        track = built.get(line)
+        if track is not None:
+            if not track.exclusive or track.seat == seat:
+                cost = 0
+            elif not cross_coloured:
+                continue
+        graph[a].append((b, cost))
+        graph[b].append((a, cost))
+    return graph
+
+
+def sweep(
+    dist: list[int],
+    graph: Graph,
+    sources: Iterable[int],
+    bound: int,
+    ahead: list[int] | None = None,
+    most: int | None = None,
+) -> list[int]:
+    """Lower ``dist`` in place to the shortest distances in ``graph`` from ``sources``,
+    each starting at its value in ``dist``; return the points reached, nearest first.
+
+    A point is reached only at a distance of at most ``bound``, less ``ahead[v]`` when
+    given (what a search guided towards a goal knows it must still pay from ``v``), and
+    of at most ``most``: a search that this keeps small visits only the points it
+    reaches, however large the board. Points not reached may be left with a distance
+    too high, never too low.
+    """
+    ahead = ahead or _NOTHING_AHEAD[len(dist)]
+    most = bound if most is None else min(bound, most)
+    # Costs are small: one bucket for each distance up to the most wanted.
+    buckets: list[list[int]] = [[] for _ in range(most + 1)]
+    top = -1  # the highest bucket holding anything
+    for point in sources:
+        value = dist[point]
+        if value <= most and value + ahead[point] <= bound:
+            buckets[value].append(point)
+            if value > top:
+                top = value
+    settled = []
+    value = 0
+    while value <= top:
+        # Iterating a list sees what is appended meanwhile: zero-cost lines add to this bucket.
+        for point in buckets[value]:
+            if dist[point] != value:
+                continue
+            settled.append(point)
+            for other, cost in graph[point]:
+                new = value + cost
+                if new < dist[other] and new + ahead[other] <= bound:
+                    dist[other] = new
+                    if new <= most:
+                        buckets[new].append(other)
+                        if new > top:
+                            top = new
+        value += 1
+    return settled
+
+
+class _Zeros(dict):
+    """Lists of zeros by length, made once each."""
+
+    def __missing__(self, size: int) -> list[int]:
+        self[size] = [0] * size
+        return self[size]
+
+
+_NOTHING_AHEAD = _Zeros()
+
+
+def spread(start: list[int], graph: Graph, bound: int) -> list[int]:
+    """Shortest distances in ``graph`` from weighted sources (``start[v]``: the cost at
+    ``v`` to begin with, INFINITY for none). Distances over ``bound`` are not wanted and
+    stay above it."""
+    dist = list(start)
+    sweep(dist, graph, range(len(dist)), bound)
+    return dist
+
+
+def distances(graph: Graph, sources: Iterable[int]) -> list[int]:
+    """Cheapest distances in ``graph`` from the nearest of ``sources`` (INFINITY where out
+    of reach)."""
+    dist = [INFINITY] * len(graph)
+    sources = list(sources)
+    for point in sources:
+        dist[point] = 0
+    # No cheapest path is dearer than a walk over every point at the dearest cost.
+    sweep(dist, graph, sources, 2 * len(graph))
+    return dist
+
+
+def cheapest_paths(
+    board: Board, built: Built, seat: int, sources: Iterable[int], targets: Iterable[int] = ()
+) -> tuple[list[int], list[int]]:
+    """Cheapest distances from ``sources`` as ``seat`` sees the board, and the line each
+    point is reached by on a cheapest path (-1 for the sources and points out of reach).
+
+    Where several paths are cheapest, the one through the lowest-numbered points wins
+    (each bucket is worked off lowest point first). With ``targets``, the search stops
+    once the nearest of them is settled: distances beyond it are then only upper bounds.
+    """
+    edges = adjacency(board)
+    dist = [INFINITY] * len(edges)
+    via = [-1] * len(edges)
+    first = list(dict.fromkeys(sources))
+    for point in first:
+        dist[point] = 0
+    heapify(first)
+    buckets: list[list[int]] = [first]
+    wanted = set(targets)
+    value = 0
+    while value < len(buckets):
+        bucket = buckets[value]
+        while bucket:
+            point = heappop(bucket)
+            if dist[point] != value:
+                continue
+            for other, line, cost in edges[point]:
+                track = built.get(line)
+                if track is not None:
+                    if track.exclusive and track.seat != seat:
+                        continue
+                    cost = 0
+                new = value + cost
+                if new < dist[other]:
+                    dist[other] = new
+                    via[other] = line
+                    while len(buckets) <= new:
+                        buckets.append([])
+                    heappush(buckets[new], other)
+        if wanted and any(dist[t] == value for t in wanted):
+            break
+        value += 1
+    return dist, via
+
+
+def first_line_towards(
+    board: Board, built: Built, seat: int, network: set[int], targets: Iterable[int]
+) -> int | None:
+    """The line to build first on a cheapest way from ``network`` to the nearest of
+    ``targets`` (the free line nearest the network), or None when every target is in the
+    network or out of reach. Ties go to the lowest-numbered target."""
+    targets = set(targets) - network
+    if not targets or not network:
+        return None
+    dist, via = cheapest_paths(board, built, seat, network, targets)
+    found = [t for t in targets if dist[t] < INFINITY]
+    if not found:
+        return None
+    point = min(found, key=lambda t: (dist[t], t))
+    first = None
+    while point not in network:
+        line = via[point]
+        if line not in built:
+            first = line
+        a, b, _cost = board.lines[line]
+        point = a if b == point else b
+    return first

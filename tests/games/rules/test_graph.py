@@ -1,0 +1,199 @@
+"""The graph kernel against plain searches, on random positions of both boards."""
+
+import random
+from collections import deque
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games import rules
+from games.rules.graph import (
+    INFINITY,
+    adjacency,
+    cheapest_paths,
+    cost_graph,
+    distances,
+    first_line_towards,
+    reach,
+    spread,
+    sweep,
+)
+
+SEATS = 4
+
+
+def random_position(board_name: str, seed: int) -> tuple:
+    """A board, some built track (black and coloured, by any seat), a seat and sources.
+
+    Not a legal position, nor need it be: the kernel only reads the track."""
+    rng = random.Random(seed)
+    board = rules.get_board(board_name)
+    built = {
+        line: rules.Track(rng.randrange(SEATS), rng.random() < 0.3)
+        for line in rng.sample(range(len(board.lines)), rng.randrange(0, 160))
+    }
+    sources = rng.sample(range(len(board.points)), rng.randrange(1, 4))
+    return board, built, rng.randrange(SEATS), sources
+
+
+def line_cost(board, built, seat, line, *, cross_coloured=False):
+    """What ``line`` costs ``seat``: None when it may not cross it."""
+    track = built.get(line)
+    cost = board.lines[line][2]
+    if track is None:
+        return cost
+    if track.exclusive and track.seat != seat:
+        return cost if cross_coloured else None
+    return 0
+
+
+def plain_reach(board, built, seat, sources) -> set[int]:
+    """Breadth-first over usable built lines, straight from the board's list of lines."""
+    seen, queue = set(sources), deque(sources)
+    while queue:
+        point = queue.popleft()
+        for line, (a, b, _cost) in enumerate(board.lines):
+            if point in (a, b) and line_cost(board, built, seat, line) == 0:
+                other = b if a == point else a
+                if other not in seen:
+                    seen.add(other)
+                    queue.append(other)
+    return seen
+
+
+def plain_distances(board, built, seat, start: dict[int, int], **kwargs) -> list[int]:
+    """Relax every line until nothing changes (Bellman-Ford): slow and obviously right."""
+    dist = [INFINITY] * len(board.points)
+    for point, value in start.items():
+        dist[point] = value
+    changed = True
+    while changed:
+        changed = False
+        for line, (a, b, _cost) in enumerate(board.lines):
+            cost = line_cost(board, built, seat, line, **kwargs)
+            if cost is None:
+                continue
+            for x, y in ((a, b), (b, a)):
+                if dist[x] + cost < dist[y]:
+                    dist[y] = dist[x] + cost
+                    changed = True
+    return dist
+
+
+positions = st.builds(
+    random_position, st.sampled_from(rules.BOARD_NAMES), st.integers(0, 2**32 - 1)
+)
+SETTINGS = settings(max_examples=25, deadline=None)
+
+
+@SETTINGS
+@given(positions)
+def test_reach_is_what_a_plain_search_over_usable_track_finds(position):
+    board, built, seat, sources = position
+    assert reach(board, built, seat, sources) == plain_reach(board, built, seat, sources)
+    anyone = {line: rules.Track(seat, False) for line in built}
+    assert reach(board, built, None, sources) == plain_reach(board, anyone, seat, sources)
+
+
+@SETTINGS
+@given(positions)
+def test_distances_and_paths_are_the_cheapest(position):
+    board, built, seat, sources = position
+    expected = plain_distances(board, built, seat, dict.fromkeys(sources, 0))
+    assert distances(cost_graph(board, built, seat), sources) == expected
+    dist, via = cheapest_paths(board, built, seat, sources)
+    assert dist == expected
+    for point, value in enumerate(dist):
+        if point in sources or value == INFINITY:
+            assert via[point] == -1
+            continue
+        # The line a point is reached by leads back to a point that much nearer.
+        a, b, _cost = board.lines[via[point]]
+        assert point in (a, b)
+        before = a if b == point else b
+        assert dist[before] + line_cost(board, built, seat, via[point]) == value
+
+
+@SETTINGS
+@given(positions, st.integers(0, 12))
+def test_a_spread_from_weighted_sources_is_exact_up_to_its_bound(position, bound):
+    board, built, seat, sources = position
+    start = [INFINITY] * len(board.points)
+    weights = {point: i for i, point in enumerate(sources)}
+    for point, weight in weights.items():
+        start[point] = weight
+    expected = plain_distances(board, built, seat, weights, cross_coloured=True)
+    graph = cost_graph(board, built, seat, cross_coloured=True)
+    for got, want in zip(spread(start, graph, bound), expected, strict=True):
+        assert got == want if want <= bound else got > bound
+
+
+@SETTINGS
+@given(positions, st.integers(0, 2**32 - 1))
+def test_the_first_line_towards_the_nearest_target_shortens_the_way_by_its_cost(position, seed):
+    board, built, seat, sources = position
+    network = reach(board, built, seat, sources)
+    targets = random.Random(seed).sample(range(len(board.points)), 3)
+    line = first_line_towards(board, built, seat, network, targets)
+    outside = set(targets) - network  # the targets still to reach
+    before = plain_distances(board, built, seat, dict.fromkeys(network, 0))
+    nearest = min((before[t] for t in outside), default=INFINITY)
+    if line is None:
+        assert nearest == INFINITY
+        return
+    assert line not in built
+    a, b, cost = board.lines[line]
+    assert a in network or b in network
+    # It leads on a cheapest way to a nearest target: from its far end, the rest of the
+    # way costs exactly what is left.
+    beyond = b if a in network else a
+    assert before[beyond] == cost
+    rest = plain_distances(board, built, seat, {beyond: 0})
+    assert any(cost + rest[t] == nearest for t in outside)
+
+
+@SETTINGS
+@given(positions, st.integers(0, 10))
+def test_a_sweep_reaches_just_the_points_within_its_limit(position, most):
+    board, built, seat, sources = position
+    expected = plain_distances(board, built, seat, dict.fromkeys(sources, 0))
+    dist = [INFINITY] * len(board.points)
+    for point in sources:
+        dist[point] = 0
+    found = sweep(dist, cost_graph(board, built, seat), sources, 2 * most, None, most)
+    assert sorted(found) == [p for p, d in enumerate(expected) if d <= most]
+    assert [expected[p] for p in found] == sorted(expected[p] for p in found)  # nearest first
+    for point in found:
+        assert dist[point] == expected[point]
+    # With what each point must still pay ahead of it, fewer are reached, never more.
+    ahead = [point % 3 for point in range(len(board.points))]
+    dist = [INFINITY] * len(board.points)
+    for point in sources:
+        dist[point] = 0
+    guided = sweep(dist, cost_graph(board, built, seat), sources, most, ahead)
+    assert all(dist[p] + ahead[p] <= most and dist[p] >= expected[p] for p in guided)
+
+
+def test_the_adjacency_is_the_boards_lines_and_is_built_once():
+    for name in rules.BOARD_NAMES:
+        board = rules.get_board(name)
+        edges = adjacency(board)
+        assert edges is adjacency(board)
+        assert sum(len(point) for point in edges) == 2 * len(board.lines)
+        for point, lines in enumerate(edges):
+            for other, line, cost in lines:
+                assert {point, other} == set(board.lines[line][:2])
+                assert cost == board.lines[line][2]
+
+
+def test_ties_go_to_the_lowest_numbered_points():
+    """(10,6) to (12,7): two flat lines through (11,6) or through (11,7), equally cheap.
+    The way through the lower-numbered point is taken, whatever the order of sources."""
+    board = rules.get_board("transamerica")
+    index = board.point_index
+    source, far = index[(10, 6)], index[(12, 7)]
+    middles = sorted((index[(11, 6)], index[(11, 7)]))
+    for sources in ([source], [index[(0, 0)], source], [source, index[(0, 0)]]):
+        dist, via = cheapest_paths(board, {}, 0, sources)
+        assert dist[far] == 2 and all(dist[m] == 1 for m in middles)
+        assert via[far] == board.line_index[(middles[0], far)]
