@@ -47,11 +47,22 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+@pytest.fixture(scope="session")
+def rate_limit_files(tmp_path_factory):
+    return tmp_path_factory.mktemp("ratelimit")
+
+
 @pytest.fixture(autouse=True)
-def rate_limits_of_its_own(settings):
-    """Each test counts its rate limits under keys of its own: the cache is shared by the
-    parallel test processes (a file cache, or Redis), which must not trip each other."""
+def rate_limits_of_its_own(settings, rate_limit_files):
+    """Each test counts its rate limits under keys of its own: the cache may be shared by
+    the parallel test processes (Redis), which must not trip each other. The local file
+    cache is the test run's own, not the developer's var/."""
     settings.RATELIMIT_CACHE_PREFIX = f"rl:test-{uuid.uuid4().hex}:"
+    if settings.CACHES["ratelimit"]["BACKEND"].endswith("FileBasedCache"):
+        settings.CACHES = {
+            **settings.CACHES,
+            "ratelimit": {**settings.CACHES["ratelimit"], "LOCATION": str(rate_limit_files)},
+        }
 
 
 @pytest.fixture

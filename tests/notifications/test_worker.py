@@ -77,6 +77,8 @@ def test_a_turn_email_goes_out_only_after_the_move_commits():
         wait_for(lambda: sent(row), "the turn email after the commit")
         assert [m.subject for m in mail.outbox] == [row.subject]
         assert mail.outbox[0].to == [row.to]
+        # The row is marked sent just before the task returns: wait for its return too.
+        wait_for(lambda: deliveries(worker, row.pk), "the delivery task to return")
         assert deliveries(worker, row.pk) == ["sent"]
 
 
