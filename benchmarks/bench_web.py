@@ -375,7 +375,11 @@ def main() -> None:
         pool_file = workdir / "pool.tsv"
         results: dict[str, list[float]] = {label: [] for label in pages}
         results["move POST in the long game"] = []
-        used = 0
+        # Each run walks a part of the pool of its own (each connection's thread an
+        # interleaved share of it, as fast as it goes: the threads need not use the same
+        # number); the last games are kept for the first views.
+        kept = 10
+        share = (len(targets["post_paths"]) - kept) // args.runs
         for run in range(args.runs):
             for label, (path, status) in pages.items():
                 rate, _ = wrk(
@@ -387,10 +391,11 @@ def main() -> None:
                     script=script,
                 )
                 results[label].append(rate)
+            part = slice(run * share, (run + 1) * share)
             lines = [
                 f"{path}\t{body}"
                 for path, body in zip(
-                    targets["post_paths"][used:], targets["bodies"][used:], strict=True
+                    targets["post_paths"][part], targets["bodies"][part], strict=True
                 )
             ]
             pool_file.write_text("\n".join(lines) + "\n")
@@ -405,8 +410,6 @@ def main() -> None:
             )
             if made > len(lines) - args.connections:
                 raise SystemExit("the move pool ran out: give a larger --pool")
-            # Each connection's thread walks its own share of the pool: skip all it used.
-            used += made + args.connections * 2
             results["move POST in the long game"].append(rate)
             print(f"run {run + 1} of {args.runs} done", flush=True)
         floor = statistics.median(results["bare view"])
@@ -416,9 +419,7 @@ def main() -> None:
             rate = statistics.median(rates)
             print(f"{label:<62} {rate:8.1f} {rate / floor:14.3f}")
         print("\nfirst view after a move (ms, median of 10):")
-        targets["post_paths"] = targets["post_paths"][used:]
-        targets["bodies"] = targets["bodies"][used:]
-        for label, ms in first_views(port, targets, 10).items():
+        for label, ms in first_views(port, targets, kept).items():
             print(f"  {label:<60} {ms:8.1f}")
     finally:
         server.terminate()

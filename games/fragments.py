@@ -39,7 +39,7 @@ from games.snapshots import source_digest
 
 log = logging.getLogger(__name__)
 
-# A fragment is rendered again after this long unused; nothing depends on it being kept.
+# A fragment is kept this long after it was rendered; nothing depends on it being kept.
 TIMEOUT = 60 * 60 * 24 * 3
 
 

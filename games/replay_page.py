@@ -14,7 +14,7 @@ from datetime import datetime
 from functools import cached_property
 
 from django.template.loader import render_to_string
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from games import fragments, rules, snapshots
 from games.board import board_svg, last_turn, render_svg, static_layer
@@ -239,8 +239,7 @@ def replay_part(request, game: Game, page: ReplayPage) -> SafeString:
         return render_to_string("games/_replay_main.html", context)
 
     if page.error or not game.log_digest:
-        # Rendered by the template engine, which escaped it.
-        return mark_safe(render(static_layer))
+        return render(static_layer)
     inputs = (snapshots.key_for(game.version, game.log_digest), page)
     fragment = fragments.cached("replay", inputs, lambda holes: {"main": render(holes.layer)})
     return fragment.fill("main", request)

@@ -8,7 +8,6 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -71,8 +70,8 @@ def _board(request, seat, snapshot, form, *, status=200, moved_on=False, error=N
     page = {
         "game": seat.game,
         "seat": seat,
-        "main": mark_safe(render_to_string("games/_board_main.html", context, request)),
-        "scripts": mark_safe(render_to_string("games/_board_scripts.html", context, request)),
+        "main": render_to_string("games/_board_main.html", context, request),
+        "scripts": render_to_string("games/_board_scripts.html", context, request),
     }
     return render(request, "games/board.html", page, status=409 if moved_on else status)
 
