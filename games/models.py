@@ -140,7 +140,7 @@ class Seat(models.Model):
     )
     is_bot = models.BooleanField(default=False)
     bot_level = models.CharField(
-        max_length=16, blank=True, help_text="For bot seats: which bot plays (games.rules.bots)."
+        max_length=16, blank=True, help_text="For bot seats: which bot plays (games.bots)."
     )
     timeouts_in_a_row = models.PositiveSmallIntegerField(default=0)
     autopilot = models.BooleanField(
