@@ -325,10 +325,10 @@ def main() -> None:
     admin = database_url.rsplit("/", 1)[0] + "/postgres"
     for sql in (f"DROP DATABASE IF EXISTS {name}", f"CREATE DATABASE {name}"):
         subprocess.run(["psql", admin, "-qc", sql], check=True, capture_output=True)
-    subprocess.run(
-        [PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=300
-    )
     workdir = Path(tempfile.mkdtemp(prefix="railmail-bench-"))
+    env["STATIC_ROOT"] = str(workdir / "static")
+    for command in (["migrate", "-v0"], ["collectstatic", "--no-input", "-v0"]):
+        subprocess.run([PYTHON, "manage.py", *command], cwd=ROOT, env=env, check=True, timeout=300)
     targets_file = workdir / "targets.json"
     print(f"building the games ({args.pool} in the move pool) ...", flush=True)
     subprocess.run(

@@ -69,11 +69,11 @@ def last_turn(state: rules.GameState, events: Sequence[dict]) -> Highlight:
     board = state.board
     for event in reversed(events):
         kind = event["type"]
-        if kind == "round_started":
+        if kind == rules.ROUND_STARTED:
             break
-        if kind == "start_placed":
+        if kind == rules.START_PLACED:
             return Highlight(seat=event["seat"], start=board.point_index[tuple(event["point"])])
-        if kind == "track_built":
+        if kind == rules.TRACK_BUILT:
             ids = frozenset(board.line_id(rules.as_line(line)) for line in event["lines"])
             return Highlight(seat=event["seat"], lines=ids)
     return Highlight()

@@ -21,9 +21,9 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
 
 from accounts.models import User
-from games import services
+from games import rules, services
 from games.autoplay import play_turn
-from games.models import CLOCK_EVENTS, Event, Game, Seat
+from games.models import Event, Game, Seat
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ def clocks_to_pause(now: datetime) -> list[int]:
     """The seats of players on vacation whose clock runs in an active game: a game that
     began during the vacation (services.pause_clock pauses each)."""
     last_clock_event = (
-        Event.objects.filter(game=OuterRef("game"), type__in=CLOCK_EVENTS)
+        Event.objects.filter(game=OuterRef("game"), type__in=rules.CLOCK_EVENTS)
         .annotate(seat=Cast(KT("data__seat"), IntegerField()))
         .filter(seat=OuterRef("position"))
         .order_by("-seq")
@@ -74,7 +74,7 @@ def clocks_to_pause(now: datetime) -> list[int]:
             user__vacation_until__gt=now, is_bot=False, game__status=Game.Status.ACTIVE
         )
         .annotate(last_clock=Coalesce(Subquery(last_clock_event), Value("")))
-        .exclude(last_clock="clock_paused")
+        .exclude(last_clock=rules.CLOCK_PAUSED)
         .order_by("pk")
     )
     return list(seats.values_list("pk", flat=True)[:BATCH])

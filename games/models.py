@@ -10,7 +10,6 @@ from django.utils import timezone
 from games import rules
 
 # Events of a seat's clock (vacations), recorded by games.services. They start no turn.
-CLOCK_EVENTS = ("clock_paused", "clock_resumed")
 
 
 def new_link_nonce() -> str:
@@ -210,7 +209,7 @@ class Event(models.Model):
             # the minute scan's "is this clock paused?": a few rows, not the whole log.
             models.Index(
                 fields=["game", "seq"],
-                condition=models.Q(type__in=CLOCK_EVENTS),
+                condition=models.Q(type__in=rules.CLOCK_EVENTS),
                 name="games_event_clock",
             ),
         ]

@@ -82,17 +82,14 @@ def _around_play(event: dict, state: rules.GameState, names: Names) -> str:
 
 
 PHRASES: dict[str, Callable[[dict, rules.GameState, Names], str]] = {
-    "game_created": _created,
-    "round_started": _round_started,
-    "start_placed": _start_placed,
-    "track_built": _track_built,
-    "turn_passed": _turn_passed,
-    "round_scored": _round_scored,
-    "game_ended": _game_ended,
+    rules.GAME_CREATED: _created,
+    rules.ROUND_STARTED: _round_started,
+    rules.START_PLACED: _start_placed,
+    rules.TRACK_BUILT: _track_built,
+    rules.TURN_PASSED: _turn_passed,
+    rules.ROUND_SCORED: _round_scored,
+    rules.GAME_ENDED: _game_ended,
 }
-
-# The events that are a seat's turn.
-MOVE_TYPES = ("start_placed", "track_built", "turn_passed")
 
 
 def describe(event: dict, state: rules.GameState, names: Names) -> str:
@@ -106,8 +103,8 @@ def since_last_turn(state: rules.GameState, position: int, log: list[dict], name
     done = []
     for event in reversed(log):
         kind = event["type"]
-        if kind == "round_started" or (kind in MOVE_TYPES and event["seat"] == position):
+        if kind == rules.ROUND_STARTED or (kind in rules.MOVE_EVENTS and event["seat"] == position):
             break
-        if kind in MOVE_TYPES:
+        if kind in rules.MOVE_EVENTS:
             done.append(describe(event, state, names))
     return list(reversed(done))

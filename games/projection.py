@@ -12,7 +12,8 @@ from typing import Any
 
 from django.db.models import Q
 
-from games.models import CLOCK_EVENTS, Event, Game
+from games import rules
+from games.models import Event, Game
 
 
 def log_digest(events: Iterable[dict], previous: str = "") -> str:
@@ -74,15 +75,15 @@ def _deadline(game: Game, seat_to_move: int, last_event: Event):
       the time it was paused during this turn.
     """
     turn_start = last_event
-    if game.pk and last_event.type in CLOCK_EVENTS:
+    if game.pk and last_event.type in rules.CLOCK_EVENTS:
         # Another seat's vacation, or this seat's, does not start a new turn.
         turn_start = (
             game.events.filter(seq__lt=last_event.seq)
-            .exclude(type__in=CLOCK_EVENTS)
+            .exclude(type__in=rules.CLOCK_EVENTS)
             .order_by("-seq")
             .first()
         ) or last_event
-    if turn_start.type == "turn_timed_out" and game.on_timeout == Game.OnTimeout.WAIT:
+    if turn_start.type == rules.TURN_TIMED_OUT and game.on_timeout == Game.OnTimeout.WAIT:
         return None
     paused = timedelta(0)
     if game.pk:
@@ -106,12 +107,12 @@ def paused_time(game: Game, position: int, *, since: datetime, upto: int) -> tim
     carries the moment ("at", ISO 8601) the vacation began or ended.
     """
     total, paused_at = timedelta(0), None
-    clock = game.events.filter(type__in=CLOCK_EVENTS, data__seat=position, seq__lte=upto).order_by(
-        "seq"
-    )
+    clock = game.events.filter(
+        type__in=rules.CLOCK_EVENTS, data__seat=position, seq__lte=upto
+    ).order_by("seq")
     for event in clock:
         at = datetime.fromisoformat(event.data["at"])
-        if event.type == "clock_paused":
+        if event.type == rules.CLOCK_PAUSED:
             paused_at = paused_at or at
         elif paused_at is not None:
             total += max(at - max(paused_at, since), timedelta(0))

@@ -125,7 +125,7 @@ class Replay:
         self.hands = {
             event["round"]: event["hands"]
             for event in self.events
-            if event["type"] == "round_started"
+            if event["type"] == rules.ROUND_STARTED
         }
         if latest.round in self.hands:
             visible = rules.hands_visible_to(latest, viewer)
@@ -170,7 +170,7 @@ class Replay:
         """Every scored round, the first first."""
         out = []
         for event in self.events:
-            if event["type"] != "round_scored":
+            if event["type"] != rules.ROUND_SCORED:
                 continue
             hands = self.hands[event["round"]]
             connected = set(event["connected"])

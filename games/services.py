@@ -18,7 +18,7 @@ from accounts.models import User
 from games import rules, snapshots
 from games.links import rotate_link, start_fresh_link
 from games.models import Event, Game, Seat, default_reminder_hours
-from games.projection import CLOCK_EVENTS, project
+from games.projection import project
 from games.random_deal import deal_round
 from games.signals import events_appended, events_recorded, seat_invited
 
@@ -324,14 +324,14 @@ def record_timeout(game: Game, seat: Seat, expected_version: int) -> Game:
         seat = Seat.objects.select_for_update().get(pk=seat.pk)
         before = snapshots.current(locked)
         in_a_row = before.timeouts_in_a_row(seat.position) + 1
-        events = [{"type": "turn_timed_out", "seat": seat.position, "in_a_row": in_a_row}]
+        events = [{"type": rules.TURN_TIMED_OUT, "seat": seat.position, "in_a_row": in_a_row}]
         takeover = (
             locked.on_timeout == Game.OnTimeout.BOT
             and not seat.autopilot
             and in_a_row >= locked.bot_takeover_after
         )
         if takeover:
-            events.append({"type": "seat_taken_by_bot", "seat": seat.position})
+            events.append({"type": rules.SEAT_TAKEN_BY_BOT, "seat": seat.position})
             seat.autopilot = True
         seat.timeouts_in_a_row = in_a_row
         seat.save(update_fields=["timeouts_in_a_row", "autopilot"])
@@ -349,7 +349,7 @@ def take_seat_back(seat: Seat) -> Game:
         seat.autopilot = False
         seat.timeouts_in_a_row = 0
         seat.save(update_fields=["autopilot", "timeouts_in_a_row"])
-        event = {"type": "seat_taken_back", "seat": seat.position}
+        event = {"type": rules.SEAT_TAKEN_BACK, "seat": seat.position}
         _record(locked, snapshots.current(locked), [event])
     return locked
 
@@ -418,7 +418,11 @@ def _end_vacation(user, now: datetime) -> int:
         with transaction.atomic():
             game = _lock(seat.game)
             if clock_paused(game, seat.position):
-                event = {"type": "clock_resumed", "seat": seat.position, "at": ended.isoformat()}
+                event = {
+                    "type": rules.CLOCK_RESUMED,
+                    "seat": seat.position,
+                    "at": ended.isoformat(),
+                }
                 _record(game, snapshots.current(game), [event])
     return returned
 
@@ -441,15 +445,19 @@ def pause_clock(seat: Seat, now: datetime) -> bool:
         game = _lock(seat.game)
         if game.status != Game.Status.ACTIVE or clock_paused(game, seat.position):
             return False
-        event = {"type": "clock_paused", "seat": seat.position, "at": now.isoformat()}
+        event = {"type": rules.CLOCK_PAUSED, "seat": seat.position, "at": now.isoformat()}
         _record(game, snapshots.current(game), [event])
     return True
 
 
 def clock_paused(game: Game, position: int) -> bool:
     """Whether the seat's clock is paused now (its last clock event is a pause)."""
-    last = game.events.filter(type__in=CLOCK_EVENTS, data__seat=position).order_by("-seq").first()
-    return last is not None and last.type == "clock_paused"
+    last = (
+        game.events.filter(type__in=rules.CLOCK_EVENTS, data__seat=position)
+        .order_by("-seq")
+        .first()
+    )
+    return last is not None and last.type == rules.CLOCK_PAUSED
 
 
 def _active_seats(user) -> list[Seat]:

@@ -45,7 +45,7 @@ log = logging.getLogger(__name__)
 # again with every append. Nothing depends on it being kept: a miss rebuilds it.
 TIMEOUT = 60 * 60 * 24 * 30
 # A seat's own turns, as the timeout count reads them (see Snapshot.runs).
-TURN_TYPES = ("start_placed", "track_built", "turn_passed")
+TURN_TYPES = (rules.START_PLACED, rules.TRACK_BUILT, rules.TURN_PASSED)
 
 
 def source_digest(root: Path, suffixes: Iterable[str]) -> str:
@@ -110,7 +110,7 @@ class Snapshot:
             event.setdefault("seq", version)
             state = rules.replay([event]) if state is None else rules.apply(state, event)
             digest = log_digest([event], digest)
-            if event["type"] == "round_started":
+            if event["type"] == rules.ROUND_STARTED:
                 round_events = []
             round_events.append(event)
             runs = runs or [(0, False)] * state.seat_count
@@ -130,9 +130,9 @@ def _count_timeouts(runs: list[tuple[int, bool]], event: dict) -> None:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(runs):
         return
     count, timed_out = runs[seat]
-    if event["type"] == "turn_timed_out":
+    if event["type"] == rules.TURN_TIMED_OUT:
         runs[seat] = (count, True)
-    elif event["type"] == "seat_taken_back":
+    elif event["type"] == rules.SEAT_TAKEN_BACK:
         runs[seat] = (0, False)
     elif event["type"] in TURN_TYPES:
         runs[seat] = (count + 1 if timed_out else 0, False)
@@ -227,7 +227,9 @@ class GameLog:
         if not 0 < seq <= len(self.events):
             raise ValueError(f"this log has events 1 to {len(self.events)}")
         starts = [
-            n for n, event in enumerate(self.events[:seq], 1) if event["type"] == "round_started"
+            n
+            for n, event in enumerate(self.events[:seq], 1)
+            if event["type"] == rules.ROUND_STARTED
         ]
         wanted = {key_for(n, self.digests[n]): n for n in [*starts, seq]}
         cached = _fetch(list(wanted))
@@ -241,7 +243,7 @@ class GameLog:
         snapshot = base
         for event in self.events[base.version : seq]:
             snapshot = snapshot.then([event])
-            if event["type"] == "round_started" and snapshot.version != seq:
+            if event["type"] == rules.ROUND_STARTED and snapshot.version != seq:
                 made.append(snapshot)
         store(*made, snapshot)
         return snapshot

@@ -243,7 +243,7 @@ def round_scored(game, seats, event: dict, hands: list[list[str]]) -> list[Messa
         for position in range(len(names))
     ]
     return _to_everyone(
-        "round_scored",
+        rules.ROUND_SCORED,
         game,
         seats,
         event=f"round-{event['round']}",

@@ -11,7 +11,7 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from accounts.models import normalize_email
-from games.narration import MOVE_TYPES
+from games import rules
 from games.signals import events_recorded, seat_invited
 from notifications import emails, tasks
 from notifications.models import Message, Suppression
@@ -34,24 +34,24 @@ def write_game_emails(sender, game, state, events, snapshot, **kwargs) -> None:
     seats = list(game.seats.select_related("user").order_by("position"))
     types = [event.type for event in events]
     for event in events:
-        if event.type == "round_scored":
+        if event.type == rules.ROUND_SCORED:
             hands = state.last_scoring["hands"]
             emails.round_scored(game, seats, event.data, hands)
-        elif event.type == "game_ended":
+        elif event.type == rules.GAME_ENDED:
             emails.game_over(game, seats, state)
-        elif event.type == "seat_taken_by_bot":
+        elif event.type == rules.SEAT_TAKEN_BY_BOT:
             emails.bot_took_over(game, seats, seats[event.data["seat"]])
 
     if state.is_over or state.seat_to_move is None:
         return
-    turn_changed = "round_started" in types or any(t in MOVE_TYPES for t in types)
+    turn_changed = rules.ROUND_STARTED in types or any(t in rules.MOVE_EVENTS for t in types)
     if not turn_changed:
         return
     seat = seats[state.seat_to_move]
-    movers = [event.data["seat"] for event in events if event.type in MOVE_TYPES]
+    movers = [event.data["seat"] for event in events if event.type in rules.MOVE_EVENTS]
     # Never an email to the player who just moved about their own move (a player may
     # be next again when their move ended the round and they start the next one).
-    own_move = movers and movers[-1] == seat.position and "round_started" not in types
+    own_move = movers and movers[-1] == seat.position and rules.ROUND_STARTED not in types
     if (
         own_move
         or seat.is_bot

@@ -248,7 +248,7 @@ LOGGING = {
         # Celery logs every task's result at INFO, repr and all: our own line replaces it.
         "celery.app.trace": {"level": "WARNING"},
         # Locally (make run), runserver's own line per request says it already.
-        "railmail.requests": {"level": "INFO" if PRODUCTION else "WARNING"},
+        "railmail.requests": {"level": os.getenv("LOG_LEVEL", "INFO") if PRODUCTION else "WARNING"},
     },
 }
 

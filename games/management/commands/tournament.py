@@ -47,7 +47,7 @@ def play_game(job: tuple) -> list[tuple[str, float, list[int]]]:
     state = rules.replay(events)
     losses = [[] for _ in range(players)]
     for event in events:
-        if event["type"] == "round_scored":
+        if event["type"] == rules.ROUND_SCORED:
             for seat, loss in enumerate(event["losses"]):
                 losses[seat].append(loss)
     share = 1 / len(state.winners)
