@@ -124,7 +124,7 @@ SELECT setval(pg_get_serial_sequence('accounts_user', 'id'), :n);
 SELECT setval(pg_get_serial_sequence('games_game', 'id'), :n);
 SELECT setval(pg_get_serial_sequence('games_seat', 'id'), 3 * :n);
 COMMIT;
-ANALYZE;
+VACUUM ANALYZE;
 """
 
 

@@ -41,7 +41,9 @@ def due_digests(now: datetime) -> list[int]:
     readers = (
         User.objects.filter(email_mode=User.EmailMode.DAILY_DIGEST)
         .filter(Exists(_waiting(user=OuterRef("pk"))))
-        .exclude(Exists(sent.filter(to=OuterRef("email"))))
+        # NOT IN, not NOT EXISTS: the day's digests are read once (into a hash), not once
+        # per reader.
+        .exclude(email__in=sent.values("to"))
         .order_by("pk")
     )
     return list(readers.values_list("pk", flat=True)[:BATCH])

@@ -112,3 +112,14 @@ def test_the_record_replays_and_hides_what_the_replay_hides():
     finished = simulated_game()
     state = rules.replay_record(replay_page.record(finished))
     assert state.is_over and state.scores == finished.scores
+
+
+@pytest.mark.parametrize("viewer", [None, 0, 1, 2])
+def test_the_replay_shows_exactly_the_hands_of_the_viewers_record(viewer):
+    # The replay masks hands with the engine's rule without building the record; the two
+    # must agree, round by round, for every viewer.
+    for game in (running_game_in_round_2(), simulated_game()):
+        replay = replay_page.Replay(game, viewer)
+        record = replay_page.record(game, viewer=viewer)
+        dealt = {e["round"]: e["hands"] for e in record["events"] if e["type"] == "round_started"}
+        assert replay.hands == dealt
