@@ -41,11 +41,11 @@ PRODUCTION = {
 }
 
 
-def load(env: dict[str, str]) -> subprocess.CompletedProcess:
+def load(env: dict[str, str], show: str = SHOW) -> subprocess.CompletedProcess:
     # Only what the case sets: nothing from the developer's or CI's own environment.
     base = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG")}
     return subprocess.run(
-        [sys.executable, "-c", SHOW],
+        [sys.executable, "-c", show],
         env={**base, "DJANGO_SETTINGS_MODULE": "pbem.settings", **env},
         cwd=ROOT,
         capture_output=True,
@@ -132,25 +132,12 @@ def test_production_sends_by_plain_smtp_without_a_provider():
         "EMAIL_USE_SSL": "true",
         "EMAIL_TIMEOUT": "12",
     }
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import json; from django.conf import settings as s; print(json.dumps([s.EMAIL_BACKEND,"
-            " s.EMAIL_HOST, s.EMAIL_PORT, s.EMAIL_HOST_USER, s.EMAIL_USE_SSL, s.EMAIL_USE_TLS,"
-            " s.EMAIL_TIMEOUT]))",
-        ],
-        env={
-            **{k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG")},
-            "DJANGO_SETTINGS_MODULE": "pbem.settings",
-            **env,
-            **smtp,
-        },
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
+    show = (
+        "import json; from django.conf import settings as s; print(json.dumps([s.EMAIL_BACKEND,"
+        " s.EMAIL_HOST, s.EMAIL_PORT, s.EMAIL_HOST_USER, s.EMAIL_USE_SSL, s.EMAIL_USE_TLS,"
+        " s.EMAIL_TIMEOUT]))"
     )
+    result = load({**env, **smtp}, show)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == [
         "django.core.mail.backends.smtp.EmailBackend",
