@@ -62,12 +62,16 @@ def seat_url(seat: Seat) -> str:
     return settings.SITE_URL + seat_path(seat)
 
 
+def url_with_nonce(seat: Seat, nonce: str) -> str:
+    """The absolute link to ``seat`` with ``nonce`` (its current or its pending one)."""
+    return settings.SITE_URL + reverse("games:seat", args=[make_token(seat, nonce)])
+
+
 def fresh_seat_url(seat: Seat) -> str:
     """The absolute link with ``seat``'s pending nonce: the fresh link mailed on request."""
     if not seat.pending_link_nonce:
         raise ValueError(f"{seat} has no fresh link pending")
-    token = make_token(seat, seat.pending_link_nonce)
-    return settings.SITE_URL + reverse("games:seat", args=[token])
+    return url_with_nonce(seat, seat.pending_link_nonce)
 
 
 def seat_for_token(token: str, *, use: bool = False) -> Seat:

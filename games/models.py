@@ -16,6 +16,10 @@ def new_link_nonce() -> str:
     return secrets.token_urlsafe(16)
 
 
+def new_thread_token() -> str:
+    return secrets.token_hex(16)
+
+
 def default_reminder_hours() -> list[int]:
     return [24, 2]
 
@@ -76,6 +80,12 @@ class Game(models.Model):
     # write path sets it to the turn's first reminder (reminder_moments()); the reminder
     # task moves it on to the next one, or empties it.
     remind_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Random, so that no other game (on this server, another, or after a restore into a
+    # new database) ever shares it: the root every email of the game refers to, so that
+    # mail clients thread them together.
+    thread_token = models.CharField(
+        max_length=32, unique=True, default=new_thread_token, editable=False
+    )
 
     class Meta:
         indexes = [
@@ -153,6 +163,12 @@ class Seat(models.Model):
     pending_link_nonce = models.CharField(max_length=32, blank=True, default="")
     joined_at = models.DateTimeField(
         null=True, blank=True, help_text="When the player took the seat; empty while invited."
+    )
+    # Said by the board page with a POST while it is visible (a GET, a mail scanner or a
+    # tab in the background never counts): a your-turn email for a position the player
+    # has already seen is not sent.
+    seen_version = models.PositiveIntegerField(
+        default=0, help_text="The game version the player last saw on their board page."
     )
 
     class Meta:

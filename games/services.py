@@ -309,6 +309,16 @@ def send_fresh_link(seat: Seat, address: str) -> bool:
 # change to a game they append events, so the history shows what the clock did.
 
 
+def record_seen(seat: Seat, version: int) -> bool:
+    """Record that ``seat``'s player saw their board at ``version`` (never beyond the
+    game's own version, never backwards); return whether that was news."""
+    return bool(
+        Seat.objects.filter(
+            pk=seat.pk, seen_version__lt=version, game__version__gte=version
+        ).update(seen_version=version)
+    )
+
+
 def record_timeout(game: Game, seat: Seat, expected_version: int) -> Game:
     """Record that ``seat`` let its move's deadline pass.
 

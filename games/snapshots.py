@@ -189,6 +189,19 @@ def current(game: Game) -> Snapshot:
     return GameLog.read(game).snapshot(game.version)
 
 
+def at(game: Game, version: int, digest: str = "") -> Snapshot:
+    """The snapshot of ``game`` after event ``version``: from the cache when ``digest`` (the
+    log's digest at that version, as recorded then) names a cached one, else rebuilt from
+    the log as it stands now."""
+    if digest:
+        key = key_for(version, digest)
+        found = _fetch([key]).get(key)
+        if found is not None:
+            return found
+    row = Game.objects.only("version", "log_digest").get(pk=game.pk)
+    return GameLog.read(row).snapshot(version)
+
+
 def latest(game: Game) -> Snapshot:
     """The snapshot of ``game`` as it stands in the database now."""
     row = Game.objects.only("version", "log_digest").get(pk=game.pk)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.views import history, home, play, setup
+from games.views import history, home, play, setup, watch
 
 app_name = "games"
 
@@ -14,6 +14,8 @@ urlpatterns = [
     path("s/<str:token>/", play.seat, name="seat"),
     path("s/<str:token>/join/", play.join, name="join"),
     path("s/<str:token>/fresh-link/", play.fresh_link, name="fresh_link"),
+    path("s/<str:token>/version/", watch.version, name="version"),
+    path("s/<str:token>/seen/", watch.seen, name="seen"),
     path("new/", setup.new_game, name="new"),
     path("games/<int:game_id>/manage/", setup.manage, name="manage"),
     path("games/<int:game_id>/seats/<int:position>/remind/", setup.remind, name="remind"),

@@ -1,4 +1,5 @@
 from django.contrib import admin, messages
+from django.utils import timezone
 
 from notifications import outbox, tasks
 from notifications.models import Message, Suppression
@@ -23,7 +24,8 @@ class MessageAdmin(admin.ModelAdmin):
         # only an operator who has looked at the provider's log can tell.
         was_sending = queryset.filter(status=Message.Status.SENDING).count()
         ids = outbox.requeue(queryset.values_list("pk", flat=True))
-        tasks.deliver_after_commit(ids)
+        for pk in ids:
+            tasks.deliver_after_commit(pk, timezone.now())
         self.message_user(request, f"{len(ids)} email(s) queued again.", messages.SUCCESS)
         if was_sending:
             self.message_user(

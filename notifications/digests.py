@@ -49,12 +49,18 @@ def due_digests(now: datetime) -> list[int]:
     return list(readers.values_list("pk", flat=True)[:BATCH])
 
 
+def waiting_seats(user_id: int) -> list[Seat]:
+    """The seats of account ``user_id`` whose player is to move, soonest deadline first."""
+    seats = _waiting(user_id=user_id).select_related("game", "user")
+    return list(seats.order_by("game__deadline", "game_id"))
+
+
 def send_digest(user_id: int, now: datetime) -> bool:
     """Send account ``user_id`` today's digest of the games waiting on their move."""
     user = User.objects.filter(pk=user_id, email_mode=User.EmailMode.DAILY_DIGEST).first()
     if user is None:
         return False
-    seats = list(_waiting(user=user).select_related("game").order_by("game__deadline"))
+    seats = waiting_seats(user.pk)
     if not seats:
         return False
     with transaction.atomic():

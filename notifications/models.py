@@ -1,15 +1,23 @@
 """The outbox of every email Railmail sends, and the addresses that must not get mail."""
 
+import secrets
+
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
 
+def new_message_token() -> str:
+    return secrets.token_hex(16)
+
+
 class Message(models.Model):
     """One email, written in the same transaction as the event that causes it.
 
-    The row holds the rendered email, so that delivery only sends what the event decided,
-    and is unique per (recipient, game, event, kind): whatever runs twice, it is one email.
+    The row records who gets it, which kind, which game and event, and the facts the
+    email is about (``facts``); the email itself is built when the row is delivered
+    (notifications.compose) and kept once sent. It is unique per (recipient, game, event,
+    kind): whatever runs twice, it is one email.
     """
 
     class Status(models.TextChoices):
@@ -18,6 +26,7 @@ class Message(models.Model):
         SENT = "sent", "Sent"
         FAILED = "failed", "Failed"
         SUPPRESSED = "suppressed", "Not sent: mail to the address is stopped"
+        DROPPED = "dropped", "Not sent: no longer needed"
 
     kind = models.CharField(max_length=32)
     to = models.EmailField()
@@ -30,8 +39,15 @@ class Message(models.Model):
     event = models.CharField(
         max_length=64, help_text="Which event of the game caused it, e.g. v12 or round-2."
     )
-    subject = models.CharField(max_length=250)
-    body_text = models.TextField()
+    facts = models.JSONField(
+        default=dict, blank=True, help_text="What the email is about, for building it."
+    )
+    # Random, so that a restored or staging database never reuses one (mail clients drop
+    # a message whose Message-ID they have seen); the same for every try of this row.
+    token = models.CharField(max_length=32, unique=True, default=new_message_token, editable=False)
+    # Filled in when the email is built, at delivery.
+    subject = models.CharField(max_length=250, blank=True)
+    body_text = models.TextField(blank=True)
     body_html = models.TextField(blank=True)
     headers = models.JSONField(default=dict, blank=True)
 

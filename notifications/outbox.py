@@ -10,12 +10,12 @@ from datetime import datetime, timedelta
 
 from anymail.exceptions import AnymailAPIError, AnymailError, AnymailRecipientsRefused
 from celery.exceptions import SoftTimeLimitExceeded
-from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, mail_admins
 from django.db.models import F
 from django.utils import timezone
 
 from accounts.text import one_line
+from notifications import compose
 from notifications.models import Message, Suppression
 
 log = logging.getLogger(__name__)
@@ -25,6 +25,8 @@ MAX_ATTEMPTS = 8
 # A pending row this long past its next attempt has lost its task (the broker may drop
 # messages when it restarts): the sweep queues it again.
 LOST_AFTER = timedelta(minutes=5)
+# A task queued for a row's time may start this much early (clocks of machines differ).
+EARLY = timedelta(seconds=5)
 # How long one delivery task may run. Every network step of a send gives up after
 # EMAIL_TIMEOUT (SMTP) or anymail's REQUESTS_TIMEOUT, so the soft limit is only reached
 # by a server that answers very slowly at every step; the hard limit kills the worker's
@@ -84,24 +86,32 @@ def describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"[:2000]
 
 
-def deliver(message_id: int) -> Message | None:
-    """Send one outbox row if it is still pending; return it, or None if it was not ours.
+def deliver(message_id: int, now: datetime | None = None) -> Message | None:
+    """Build and send one outbox row if it is pending and due; return it, or None if it
+    was not ours to send.
 
-    Raises TemporaryFailure when the provider or the network failed and the row should be
-    tried again after ``retry_in``. Whatever else goes wrong, the row ends "failed" with
-    the reason: an exception never leaves it "sending".
+    The email is built here (notifications.compose), from what the row records; one that
+    is no longer needed ends "dropped". Raises TemporaryFailure when the provider or the
+    network failed and the row should be tried again after ``retry_in``. Whatever else
+    goes wrong, the row ends "failed" with the reason: an exception never leaves it
+    "sending".
     """
-    now = timezone.now()
-    claimed = Message.objects.filter(pk=message_id, status=Message.Status.PENDING).update(
-        status=Message.Status.SENDING, claimed_at=now, attempts=F("attempts") + 1
-    )
+    now = now or timezone.now()
+    claimed = Message.objects.filter(
+        pk=message_id, status=Message.Status.PENDING, next_attempt_at__lte=now + EARLY
+    ).update(status=Message.Status.SENDING, claimed_at=now, attempts=F("attempts") + 1)
     if not claimed:
-        # Sent, being sent by another worker, or given up: a second task does nothing.
+        # Sent, being sent by another worker, given up, or not due yet: nothing to do.
         return None
-    message = Message.objects.get(pk=message_id)
+    message = Message.objects.select_related("game", "seat", "seat__user").get(pk=message_id)
     try:
         if Suppression.stops(message.to, message.kind):
             return _finish(message, Message.Status.SUPPRESSED)
+        composed = compose.compose(message)
+        if composed is None:
+            return _finish(message, Message.Status.DROPPED)
+        message.subject, message.body_text = composed.subject, composed.text
+        message.body_html, message.headers = composed.html, composed.headers
         email = build_email(message)
         email.send()
     except Exception as exc:
@@ -157,32 +167,25 @@ def tell_operator(subject: str, body: str) -> None:
 
 
 def _finish(message: Message, status: str, **fields) -> Message:
+    """Record how the row ended, with the email as built (kept, as it was sent)."""
     fields.setdefault("error", message.error if status != Message.Status.SENT else "")
-    fields["provider_id"] = message.provider_id
-    Message.objects.filter(pk=message.pk).update(status=status, **fields)
-    message.refresh_from_db()
+    fields |= {
+        "provider_id": message.provider_id,
+        "subject": message.subject,
+        "body_text": message.body_text,
+        "body_html": message.body_html,
+        "headers": message.headers,
+        "status": status,
+    }
+    Message.objects.filter(pk=message.pk).update(**fields)
+    for name, value in fields.items():
+        setattr(message, name, value)
     return message
 
 
-def message_id_header(message: Message) -> str:
-    """A Message-ID fixed by the row, so that any resend is recognised as the same email."""
-    return f"<railmail.{message.pk}@{_mail_domain()}>"
-
-
-def game_thread_id(game_id: int) -> str:
-    """The Message-ID every email of one game refers to, so mail clients group them."""
-    return f"<railmail.game.{game_id}@{_mail_domain()}>"
-
-
-def _mail_domain() -> str:
-    from email.utils import parseaddr
-
-    return parseaddr(settings.DEFAULT_FROM_EMAIL)[1].partition("@")[2] or "localhost"
-
-
 def build_email(message: Message) -> EmailMultiAlternatives:
-    """Return the Django email for an outbox row, with the headers, tags and metadata."""
-    headers = {"Message-ID": message_id_header(message), **message.headers}
+    """Return the Django email for an outbox row as built, with its tags and metadata."""
+    headers = dict(message.headers)
     email = EmailMultiAlternatives(
         # Rows written before names were checked may hold a line break: one line here.
         subject=one_line(message.subject),
@@ -195,15 +198,19 @@ def build_email(message: Message) -> EmailMultiAlternatives:
     # anymail passes these to the provider; other backends ignore them.
     email.tags = [message.kind]
     email.metadata = {"outbox_id": str(message.pk), "game": str(message.game_id or "")}
+    # The provider must not rewrite links through its redirector: seat and sign-in links
+    # are secrets, and an opened email is the player's business.
+    email.track_clicks = False
+    email.track_opens = False
     return email
 
 
-def lost_rows(now: datetime) -> list[int]:
-    """Pending rows whose task was lost: long past their next attempt (the broker may drop
-    messages when it restarts). The sweep queues them again."""
+def lost_rows(now: datetime, after: timedelta = LOST_AFTER) -> list[int]:
+    """Pending rows whose task was lost: ``after`` past their next attempt (the broker may
+    drop messages when it restarts). The sweep queues them again."""
     return list(
         Message.objects.filter(
-            status=Message.Status.PENDING, next_attempt_at__lte=now - LOST_AFTER
+            status=Message.Status.PENDING, next_attempt_at__lte=now - after
         ).values_list("pk", flat=True)[:500]
     )
 
@@ -228,7 +235,7 @@ def report_stuck(now: datetime) -> int:
         if reported:
             lines = [
                 f"- row {row.pk}: {row.kind} to {row.to}, game {row.game_id or '-'}, "
-                f"subject {row.subject!r}, claimed at {row.claimed_at.isoformat()}, "
+                f"Message-ID {compose.message_id(row)}, claimed at {row.claimed_at.isoformat()}, "
                 f"attempt {row.attempts}{f', last error: {row.error}' if row.error else ''}"
                 for row in new
             ]
@@ -238,7 +245,7 @@ def report_stuck(now: datetime) -> int:
                 "A worker died (or was killed at the task's time limit) while sending "
                 "these emails. They may or may not have reached the server: check the "
                 "provider's or the mail server's log for their Message-ID "
-                '<railmail.ID@...> before using the admin\'s "Send again", which may '
+                '(below) before using the admin\'s "Send again", which may '
                 "send a duplicate.\n\n" + "\n".join(lines) + "\n",
             )
     return stuck.count()

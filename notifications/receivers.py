@@ -21,7 +21,7 @@ from notifications.models import Message, Suppression
 def queue_delivery(sender, instance: Message, created: bool, **kwargs) -> None:
     """Deliver a new outbox row once its transaction commits (a suppressed one never)."""
     if created and instance.status == Message.Status.PENDING:
-        tasks.deliver_after_commit([instance.pk])
+        tasks.deliver_after_commit(instance.pk, instance.next_attempt_at)
 
 
 @receiver(seat_invited, dispatch_uid="notifications.write_invitation")
@@ -35,12 +35,11 @@ def write_game_emails(sender, game, state, events, snapshot, **kwargs) -> None:
     types = [event.type for event in events]
     for event in events:
         if event.type == rules.ROUND_SCORED:
-            hands = state.last_scoring["hands"]
-            emails.round_scored(game, seats, event.data, hands)
+            emails.round_scored(game, seats, event.data["round"], event.seq)
         elif event.type == rules.GAME_ENDED:
-            emails.game_over(game, seats, state)
+            emails.game_over(game, seats, event.seq)
         elif event.type == rules.SEAT_TAKEN_BY_BOT:
-            emails.bot_took_over(game, seats, seats[event.data["seat"]])
+            emails.bot_took_over(game, seats, seats[event.data["seat"]], event.seq)
 
     if state.is_over or state.seat_to_move is None:
         return
@@ -60,7 +59,7 @@ def write_game_emails(sender, game, state, events, snapshot, **kwargs) -> None:
         or not emails.wants_each_turn(seat)
     ):
         return
-    emails.your_turn(game, seat, state, snapshot.round_events)
+    emails.your_turn(game, seat, snapshot.version, snapshot.digest)
 
 
 @receiver(tracking, dispatch_uid="notifications.record_provider_event")

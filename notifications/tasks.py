@@ -1,9 +1,9 @@
 """Celery tasks: small, idempotent wrappers around notifications' functions."""
 
-from collections.abc import Iterable
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from celery import shared_task
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -20,10 +20,10 @@ from notifications import digests, outbox, reminders
     soft_time_limit=outbox.SEND_SOFT_TIME_LIMIT,
     time_limit=outbox.SEND_TIME_LIMIT,
 )
-def deliver(self, message_id: int) -> str:
-    """Send one outbox row. Running it twice sends it once."""
+def deliver(self, message_id: int, now: str | None = None) -> str:
+    """Send one outbox row (if due ``now``). Running it twice sends it once."""
     try:
-        message = outbox.deliver(message_id)
+        message = outbox.deliver(message_id, datetime.fromisoformat(now) if now else None)
     except outbox.TemporaryFailure as exc:
         if self.request.is_eager:
             # In-process (no broker): the periodic sweep tries again later, rather than
@@ -33,21 +33,28 @@ def deliver(self, message_id: int) -> str:
     return message.status if message is not None else "not pending"
 
 
-def deliver_after_commit(message_ids: Iterable[int]) -> None:
-    """Queue delivery of each outbox row once the current transaction commits."""
-    for pk in message_ids:
+def deliver_after_commit(message_id: int, due: datetime) -> None:
+    """Queue delivery of an outbox row once the current transaction commits, to run at
+    ``due`` (a your-turn email waits its grace period)."""
+    if due > timezone.now():
+        if settings.CELERY_TASK_ALWAYS_EAGER:
+            return  # no broker to wait for us: the minute's sweep sends it when due
         # robust: a broker that is down must not turn a committed move into an error
         # page; the row stays pending and the sweep queues it again.
-        transaction.on_commit(lambda pk=pk: deliver.delay(pk), robust=True)
+        transaction.on_commit(lambda: deliver.apply_async((message_id,), eta=due), robust=True)
+    else:
+        transaction.on_commit(lambda: deliver.delay(message_id), robust=True)
 
 
 @shared_task
 def sweep_outbox(now: str | None = None) -> dict[str, int]:
     """Queue again the rows whose task was lost; tell the operator of rows stuck mid-send."""
     moment = datetime.fromisoformat(now) if now else timezone.now()
-    lost = outbox.lost_rows(moment)
+    # Without a broker nothing waits for a row's time: every row that is due is sent here.
+    eager = settings.CELERY_TASK_ALWAYS_EAGER
+    lost = outbox.lost_rows(moment, after=timedelta(0) if eager else outbox.LOST_AFTER)
     for pk in lost:
-        deliver.delay(pk)
+        deliver.delay(pk, moment.isoformat())
     return {"requeued": len(lost), "stuck": outbox.report_stuck(moment)}
 
 

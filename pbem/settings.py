@@ -166,6 +166,11 @@ RAILMAIL_BENCHMARK = envbool("RAILMAIL_BENCHMARK", "false")
 
 # The hour (UTC) from which the daily digests go out.
 RAILMAIL_DIGEST_HOUR = int(os.getenv("RAILMAIL_DIGEST_HOUR", "7"))
+# Seconds a your-turn email waits before it is built: if the player sees the new position
+# on their board page meanwhile (or moves), it is not sent.
+RAILMAIL_TURN_EMAIL_GRACE = int(os.getenv("RAILMAIL_TURN_EMAIL_GRACE", "120"))
+# Seconds between an open board page's checks for a new move (only while it is visible).
+RAILMAIL_BOARD_POLL_SECONDS = int(os.getenv("RAILMAIL_BOARD_POLL_SECONDS", "15"))
 
 # Email. ANYMAIL_ESP names an anymail provider ("mailgun", "postmark", "amazon_ses", ...);
 # every other ANYMAIL_* variable goes into the ANYMAIL dict without its prefix, so
@@ -204,6 +209,9 @@ DEFAULT_FROM_EMAIL = os.getenv(
     "DEFAULT_FROM_EMAIL", f"Railmail <railmail@{_site_host or 'localhost'}>"
 )
 SERVER_EMAIL = os.getenv("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+# Where a reply to an email goes when it is not a reply the site reads itself: the
+# operator's address, never a mailbox nobody reads.
+RAILMAIL_REPLY_TO = os.getenv("RAILMAIL_REPLY_TO", SERVER_EMAIL)
 ADMINS = [("Admin", address) for address in envlist("ADMINS")]
 
 if PRODUCTION:

@@ -83,11 +83,28 @@ def staff_client(client):
     return client
 
 
+def delivered(message):
+    """Build and send an outbox row as a worker does once it is due; return the row then."""
+    from notifications import outbox
+
+    message.refresh_from_db()
+    outbox.deliver(message.pk, now=message.next_attempt_at)
+    message.refresh_from_db()
+    return message
+
+
 def play_turn(game):
     """Play one greedy move for whoever is to move; return the updated game."""
     state = load_state(game)
     seat = game.seats.get(position=state.seat_to_move)
     return submit_move(game, seat, greedy_move(state, seat.position), game.version)
+
+
+@pytest.fixture(autouse=True)
+def turn_emails_at_once(settings):
+    """Your-turn emails go out with the commit, as with no grace period: the tests of the
+    grace period set their own."""
+    settings.RAILMAIL_TURN_EMAIL_GRACE = 0
 
 
 @pytest.fixture(autouse=True)

@@ -3,10 +3,11 @@
 from datetime import datetime
 
 from games.tasks import scan_clock
-from notifications.tasks import send_reminders_and_digests
+from notifications.tasks import send_reminders_and_digests, sweep_outbox
 
 
 def run_minute_jobs(now: datetime) -> dict[str, int]:
-    """Run the clock scan, then the reminders and digests, as at ``now``; merge reports."""
+    """Run the clock scan, the reminders and digests, then the outbox sweep (which, with
+    no broker, sends every email that is due), as at ``now``; merge their reports."""
     at = now.isoformat()
-    return {**scan_clock(at), **send_reminders_and_digests(at)}
+    return {**scan_clock(at), **send_reminders_and_digests(at), **sweep_outbox(at)}

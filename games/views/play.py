@@ -4,6 +4,7 @@ GET never changes anything (mail scanners open links); every change is a POST wi
 CSRF token, and a move carries the game version the player saw.
 """
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -34,7 +35,13 @@ def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
     token = request.resolver_match.kwargs["token"]
     if request.method != "POST":
         # The board part is rendered once per game version and cached (games.board_page).
-        context = {"game": game, "seat": seat, **board_part(request, game, seat, token)}
+        context = {
+            "game": game,
+            "seat": seat,
+            "token": token,
+            "poll_seconds": settings.RAILMAIL_BOARD_POLL_SECONDS,
+            **board_part(request, game, seat, token),
+        }
         return render(request, "games/board.html", context)
 
     snapshot = snapshots.current(game)
@@ -70,6 +77,8 @@ def _board(request, seat, snapshot, form, *, status=200, moved_on=False, error=N
     page = {
         "game": seat.game,
         "seat": seat,
+        "token": request.resolver_match.kwargs["token"],
+        "poll_seconds": settings.RAILMAIL_BOARD_POLL_SECONDS,
         "main": render_to_string("games/_board_main.html", context, request),
         "scripts": render_to_string("games/_board_scripts.html", context, request),
     }

@@ -21,6 +21,7 @@ from games import rules, services
 from games.links import seat_path
 from games.models import Game
 from notifications import emails
+from tests.conftest import delivered
 
 pytestmark = pytest.mark.django_db
 
@@ -108,8 +109,15 @@ def reachable(client, game, viewer):
         except NoReverseMatch:
             continue
         out[name] = client.get(url).content.decode()
-    message = emails.invitation(seat)
-    out["email"] = message.subject + message.body_text + message.body_html
+    # Emails are built when delivered: build each kind this seat can get now.
+    rows = [emails.invitation(seat)]
+    if state.seat_to_move == viewer:
+        rows.append(emails.your_turn(game, seat, game.version, game.log_digest))
+        rows.append(emails.reminder(game, seat, 12))
+    for row in rows:
+        message = delivered(row)
+        assert message.status == message.Status.SENT, message.error
+        out[f"email {message.kind}"] = message.subject + message.body_text + message.body_html
     return {key: normalise(value, game) for key, value in out.items()}
 
 

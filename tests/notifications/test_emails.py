@@ -1,4 +1,5 @@
 import pytest
+from django.conf import settings
 from django.core import mail
 
 from notifications import emails
@@ -20,8 +21,10 @@ def test_an_invitation_is_written_in_the_transaction_and_sent_after_commit(
 ):
     game = GameFactory(started=False)
     game.created_by = UserFactory(name="Ada")
+    game.save()
     seat = game.seats.get(position=1)
     seat.joined_at = None
+    seat.save()
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         message = emails.invitation(seat)
     assert message.status == Message.Status.PENDING
@@ -39,9 +42,14 @@ def test_an_invitation_is_written_in_the_transaction_and_sent_after_commit(
     assert mimetype == "text/html" and "Open your seat" in html
     assert sent.tags == ["invitation"]
     assert sent.metadata == {"outbox_id": str(message.pk), "game": str(game.pk)}
-    assert sent.extra_headers["Message-ID"] == f"<railmail.{message.pk}@railmail.example.org>"
-    assert sent.extra_headers["References"] == f"<railmail.game.{game.pk}@railmail.example.org>"
-    assert sent.extra_headers["In-Reply-To"] == f"<railmail.game.{game.pk}@railmail.example.org>"
+    assert sent.extra_headers["Message-ID"] == f"<{message.token}@railmail.example.org>"
+    assert sent.extra_headers["References"] == f"<game-{game.thread_token}@railmail.example.org>"
+    assert sent.extra_headers["In-Reply-To"] == f"<game-{game.thread_token}@railmail.example.org>"
+    assert sent.extra_headers["Auto-Submitted"] == "auto-generated"
+    assert sent.extra_headers["X-Auto-Response-Suppress"] == "All"
+    assert sent.extra_headers["List-Id"] == "Railmail invitations <invitation.railmail.example.org>"
+    assert sent.extra_headers["Reply-To"] == settings.RAILMAIL_REPLY_TO
+    assert sent.track_clicks is False and sent.track_opens is False
     assert sent.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert sent.extra_headers["List-Unsubscribe"].startswith(
         "<https://railmail.example.org/mail/unsubscribe/"
@@ -63,10 +71,27 @@ def test_a_rotated_link_sends_a_fresh_one(anymail_backend, django_capture_on_com
     seat = GameFactory(started=False).seats.get(position=0)
     with django_capture_on_commit_callbacks(execute=True):
         emails.invitation(seat)
+    with django_capture_on_commit_callbacks(execute=True):
         rotate_link(seat)
         emails.invitation(seat)
     assert len(mail.outbox) == 2
     assert mail.outbox[0].body != mail.outbox[1].body
+
+
+def test_an_invitation_whose_link_died_before_it_left_is_not_sent(
+    anymail_backend, django_capture_on_commit_callbacks
+):
+    from games.links import rotate_link
+
+    seat = GameFactory(started=False).seats.get(position=0)
+    with django_capture_on_commit_callbacks(execute=True):
+        dead = emails.invitation(seat)
+        rotate_link(seat)  # the seat was given to someone else, say, before delivery
+        live = emails.invitation(seat)
+    dead.refresh_from_db()
+    assert dead.status == Message.Status.DROPPED
+    [email] = mail.outbox
+    assert email.extra_headers["Message-ID"] == f"<{live.token}@railmail.example.org>"
 
 
 def test_an_invitation_reminder_is_a_separate_email(
@@ -74,6 +99,7 @@ def test_an_invitation_reminder_is_a_separate_email(
 ):
     seat = GameFactory(started=False).seats.get(position=0)
     seat.joined_at = None
+    seat.save()
     with django_capture_on_commit_callbacks(execute=True):
         emails.invitation(seat)
         emails.invitation(seat, reminder=True)

@@ -76,10 +76,23 @@ def test_an_operator_can_send_a_stuck_row_again(staff_client, django_capture_on_
     assert len(mail.outbox) == 1
 
 
-def test_the_sweep_requeues_a_row_whose_task_was_lost():
+def test_a_row_is_lost_when_its_task_has_not_run_long_after_it_was_due():
     message = pending_message()
-    assert tasks.sweep_outbox() == {"requeued": 0, "stuck": 0}  # too recent: may be queued
+    assert outbox.lost_rows(timezone.now()) == []  # too recent: its task may be queued
     later = timezone.now() + outbox.LOST_AFTER + timedelta(seconds=1)
+    assert outbox.lost_rows(later) == [message.pk]
+
+
+def test_the_sweep_sends_the_rows_that_are_due(settings):
+    # Without a broker (tasks run in-process), nothing waits for a row's time: the sweep
+    # sends every row that is due, such as a your-turn email after its grace period.
+    assert settings.CELERY_TASK_ALWAYS_EAGER
+    message = pending_message()
+    Message.objects.filter(pk=message.pk).update(
+        next_attempt_at=timezone.now() + timedelta(minutes=2)
+    )
+    assert tasks.sweep_outbox() == {"requeued": 0, "stuck": 0}  # not due yet
+    later = timezone.now() + timedelta(minutes=2, seconds=1)
     assert tasks.sweep_outbox(later.isoformat()) == {"requeued": 1, "stuck": 0}
     message.refresh_from_db()
     assert message.status == Message.Status.SENT
@@ -97,8 +110,9 @@ def test_a_provider_error_leaves_the_row_pending_with_backoff(failing):
     assert message.attempts == 1
     assert message.next_attempt_at >= before + timedelta(minutes=1)
     assert "provider is down" in message.error
+    assert outbox.deliver(message.pk) is None  # not before its next attempt
     # The retry goes through.
-    assert outbox.deliver(message.pk).status == Message.Status.SENT
+    assert outbox.deliver(message.pk, message.next_attempt_at).status == Message.Status.SENT
     assert len(mail.outbox) == 1
 
 
@@ -158,16 +172,16 @@ def to_operator() -> list:
 
 def test_a_message_that_cannot_be_built_fails_with_the_reason_and_the_operator_is_told(admins):
     message = pending_message()
-    # A header Django refuses to build (a line break), as a row written before names
-    # were checked might hold.
-    Message.objects.filter(pk=message.pk).update(headers={"List-Id": "a\nBcc: x@evil.example"})
+    # Facts the email cannot be built from (a row written by an older release, say):
+    # building it again would fail again.
+    Message.objects.filter(pk=message.pk).update(facts={})
     result = outbox.deliver(message.pk)
     assert result.status == Message.Status.FAILED
-    assert "BadHeaderError" in result.error
+    assert "KeyError" in result.error
     assert [m.subject for m in to_operator()] == [
         f"[Django] Email {message.pk} failed: login_link to ada@example.org"
     ]
-    assert "BadHeaderError" in to_operator()[0].body
+    assert "KeyError" in to_operator()[0].body
     assert outbox.deliver(message.pk) is None  # not retried
 
 
@@ -180,18 +194,11 @@ def test_a_line_break_in_a_game_title_or_name_never_reaches_a_subject():
     Seat.objects.filter(game=game).update(name="Eve\nBcc: x@example.org")
     game.refresh_from_db()
     seat = game.seats.first()
-    row = emails.invitation(seat, reminder=True)
+    row = outbox.deliver(emails.invitation(seat, reminder=True).pk)
+    assert row.status == Message.Status.SENT
     assert "\n" not in row.subject and "\r" not in row.subject
     assert row.subject.endswith("Friday Bcc: all@example.org")
-    assert outbox.deliver(row.pk).status == Message.Status.SENT
     assert mail.outbox[-1].subject == row.subject
-
-
-def test_a_subject_with_a_line_break_in_an_old_row_is_sent_on_one_line():
-    message = pending_message()
-    Message.objects.filter(pk=message.pk).update(subject="Sign in\nBcc: x@example.org")
-    assert outbox.deliver(message.pk).status == Message.Status.SENT
-    assert mail.outbox[-1].subject == "Sign in Bcc: x@example.org"
 
 
 def test_a_row_stuck_in_sending_is_reported_to_the_operator_once(admins):

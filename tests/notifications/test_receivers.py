@@ -131,4 +131,4 @@ def test_the_end_of_the_game_sends_the_final_table_and_the_replay(
     # Every email of the game is in one thread.
     threads = {m.extra_headers["References"] for m in mail.outbox}
     assert len(threads) == 1
-    assert threads.pop().startswith(f"<railmail.game.{game.pk}@")
+    assert threads.pop().startswith(f"<game-{game.thread_token}@")

@@ -4,7 +4,8 @@ from django.test import Client
 from django.urls import reverse
 
 from notifications import emails
-from notifications.models import Message, Suppression
+from notifications.models import Suppression
+from tests.conftest import delivered
 from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db
@@ -75,8 +76,7 @@ def test_turning_mail_back_on_never_redirects_off_site(client):
 
 
 def test_the_mailbox_lists_emails_in_debug_mode_only(client, settings):
-    emails.login_link("ada@example.org", "https://railmail.example.org/l/abc/")
-    message = Message.objects.get()
+    message = delivered(emails.login_link("ada@example.org", "https://railmail.example.org/l/abc/"))
     settings.DEBUG = False
     assert client.get(reverse("notifications:mailbox")).status_code == 404
     detail = reverse("notifications:mailbox_message", args=[message.pk])

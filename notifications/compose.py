@@ -1,0 +1,295 @@
+"""Building an outbox row's email when it is delivered, from the facts the row records.
+
+    email = compose(message)   # a Composed email, or None when it is no longer needed
+
+Each kind has one builder. It reads the game as it stands (or the snapshot of the
+version the row names, from the cache), so an email says the newest facts and is drawn
+for its recipient at the moment it leaves; a your-turn email whose position the player
+has already seen, or has moved on from, is not needed. Only what the recipient may see
+goes in: their own cities while a round runs, every hand once it is scored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from email.utils import parseaddr
+
+from django.conf import settings
+from django.template.loader import render_to_string
+
+from accounts.text import one_line
+from games import links, narration, rules, snapshots
+from games.models import Event, Game, Seat
+from notifications import digests, emails
+from notifications.models import Message
+
+# What each kind's List-Id calls its list (RFC 2919): players filter on it.
+LISTS = {
+    emails.INVITATION: "invitations",
+    emails.LOGIN_LINK: "sign-in links",
+    emails.YOUR_TURN: "turn emails",
+    emails.REMINDER: "reminders",
+    emails.ROUND_SCORED: "round results",
+    emails.GAME_OVER: "game results",
+    emails.BOT_TOOK_OVER: "seat changes",
+    emails.DIGEST: "daily digests",
+}
+
+
+@dataclass
+class Composed:
+    """An email ready to send: what compose() builds for the outbox to send."""
+
+    subject: str
+    text: str
+    html: str
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+class NotNeeded(Exception):
+    """The email's moment has passed (the player moved, saw it, or the link died)."""
+
+
+def mail_domain() -> str:
+    """The domain of the sender's address: Message-IDs and List-Ids are made under it."""
+    return parseaddr(settings.DEFAULT_FROM_EMAIL)[1].partition("@")[2] or "localhost"
+
+
+def message_id(message: Message) -> str:
+    """The row's Message-ID: random (never reused, not even by a restored database), and
+    the same for every try of the row."""
+    return f"<{message.token}@{mail_domain()}>"
+
+
+def thread_root(game: Game) -> str:
+    """The Message-ID (of no sent email) that every email of ``game`` refers to, so that
+    mail clients thread them together."""
+    return f"<game-{game.thread_token}@{mail_domain()}>"
+
+
+def list_id(kind: str) -> str:
+    slug = kind.replace("_", "-")
+    return f"{settings.SITE_NAME} {LISTS.get(kind, kind)} <{slug}.{mail_domain()}>"
+
+
+def compose(message: Message) -> Composed | None:
+    """The email of outbox row ``message``, or None when it is no longer needed."""
+    try:
+        subject, template, context = BUILDERS[message.kind](message)
+    except NotNeeded:
+        return None
+    address = message.to
+    unsubscribe = emails.unsubscribe_url(address)
+    context = {
+        "site_name": settings.SITE_NAME,
+        "site_url": settings.SITE_URL,
+        "game": message.game,
+        "unsubscribe_url": unsubscribe,
+        "subject": subject,
+        **context,
+    }
+    headers = {
+        "Message-ID": message_id(message),
+        # RFC 3834: an automatic email; auto-replies (out of office) must not answer it.
+        "Auto-Submitted": "auto-generated",
+        "X-Auto-Response-Suppress": "All",
+        "List-Id": list_id(message.kind),
+        # RFC 8058: the provider or mail client may POST here to unsubscribe in one click.
+        "List-Unsubscribe": f"<{unsubscribe}>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        "Reply-To": settings.RAILMAIL_REPLY_TO,
+    }
+    if message.game is not None:
+        root = thread_root(message.game)
+        headers |= {"In-Reply-To": root, "References": root}
+    return Composed(
+        # Names and titles go into the subject: never a line break in a header.
+        subject=one_line(subject)[:250],
+        text=render_to_string(f"emails/{template}.txt", context).strip() + "\n",
+        html=render_to_string(f"emails/{template}.html", context),
+        headers=headers,
+    )
+
+
+def _subject(game: Game, what: str) -> str:
+    return f"{what} · {game.display_name}"
+
+
+def _names(game: Game) -> list[str]:
+    return game.seat_names()
+
+
+def _table(scores, names) -> list[dict]:
+    return [{"name": name, "score": score} for name, score in zip(names, scores, strict=True)]
+
+
+def _invitation(message: Message):
+    seat, game, facts = message.seat, message.game, message.facts
+    if seat is None:
+        raise NotNeeded
+    nonce = facts.get("nonce", "")
+    if nonce not in (seat.link_nonce, seat.pending_link_nonce):
+        raise NotNeeded  # a newer link replaced this one, and its own email says so
+    reminder, fresh = facts.get("reminder", False), facts.get("fresh_link", False)
+    inviter = game.created_by.get_full_name() if game.created_by else ""
+    others = [s.name for s in game.seats.order_by("position") if s.pk != seat.pk]
+    if seat.joined_at is None and not fresh:
+        what = "Reminder: you're invited" if reminder else "You're invited"
+    else:
+        what = "Your link to the board"
+    return (
+        _subject(game, what),
+        "invitation",
+        {
+            "seat": seat,
+            "inviter": inviter,
+            "others": others,
+            "reminder": reminder,
+            "joined": seat.joined_at is not None,
+            "seat_url": links.url_with_nonce(seat, nonce),
+            "time_per_move": game.time_per_move,
+        },
+    )
+
+
+def _login_link(message: Message):
+    return f"Sign in to {settings.SITE_NAME}", "login_link", {"url": message.facts["url"]}
+
+
+def _moved_since(game: Game, version: int) -> bool:
+    """Whether a move or a new round was recorded after ``version`` (clock and seat
+    events do not change the position)."""
+    return Event.objects.filter(
+        game=game, seq__gt=version, type__in=[*rules.MOVE_EVENTS, rules.ROUND_STARTED]
+    ).exists()
+
+
+def _your_turn(message: Message):
+    game, seat, version = message.game, message.seat, message.facts["version"]
+    if seat is None or seat.seen_version >= version or _moved_since(game, version):
+        raise NotNeeded
+    snapshot = snapshots.at(game, version, message.facts.get("digest", ""))
+    state, position = snapshot.state, seat.position
+    names = _names(game)
+    return (
+        _subject(game, "Your turn"),
+        "your_turn",
+        {
+            "seat": seat,
+            "since": narration.since_last_turn(state, position, list(snapshot.round_events), names),
+            "cities": list(state.hands[position]),
+            "missing_cost": (
+                rules.missing_cost(state, position) if state.starts[position] is not None else None
+            ),
+            "round": state.round,
+            "scores": _table(state.scores, names),
+            "deadline": game.deadline,
+            "seat_url": links.seat_url(seat),
+        },
+    )
+
+
+def _round_scored(message: Message):
+    game, seat, facts = message.game, message.seat, message.facts
+    state = snapshots.at(game, facts["version"]).state
+    scoring, names = state.last_scoring, _names(game)
+    rows = [
+        {
+            "name": names[position],
+            "cities": scoring["hands"][position],
+            "joined": position in scoring["connected"],
+            "loss": scoring["losses"][position],
+            "score": scoring["scores"][position],
+        }
+        for position in range(len(names))
+    ]
+    return (
+        _subject(game, f"Round {facts['round']} scored"),
+        rules.ROUND_SCORED,
+        {
+            "seat": seat,
+            "round": facts["round"],
+            "rows": rows,
+            "ends_at": scoring["game_ends_at_score"],
+            "seat_url": links.seat_url(seat),
+        },
+    )
+
+
+def _game_over(message: Message):
+    game, seat = message.game, message.seat
+    state = snapshots.at(game, message.facts["version"]).state
+    names = _names(game)
+    winners = [names[position] for position in state.winners]
+    table = sorted(_table(state.scores, names), key=lambda row: -row["score"])
+    return (
+        _subject(game, f"Game over: {' and '.join(winners)} won"),
+        "game_over",
+        {
+            "seat": seat,
+            "winners": winners,
+            "won": seat.position in state.winners,
+            "table": table,
+            "replay_url": links.replay_url(game),
+        },
+    )
+
+
+def _bot_took_over(message: Message):
+    game, seat = message.game, message.seat
+    taken = Seat.objects.get(game=game, position=message.facts["seat"])
+    return (
+        _subject(game, f"A bot now plays for {taken.name}"),
+        "bot_took_over",
+        {
+            "seat": seat,
+            "taken": taken,
+            "yours": seat.pk == taken.pk,
+            "timeouts": game.bot_takeover_after,
+            "seat_url": links.seat_url(seat),
+        },
+    )
+
+
+def _reminder(message: Message):
+    game, seat, hours = message.game, message.seat, message.facts["hours"]
+    return (
+        _subject(game, f"Reminder: your move is due within {hours} hours"),
+        "reminder",
+        {
+            "seat": seat,
+            "hours": hours,
+            "deadline": game.deadline,
+            "on_timeout": game.on_timeout,
+            "seat_url": links.seat_url(seat),
+        },
+    )
+
+
+def _digest(message: Message):
+    user_id = message.facts["user"]
+    seats = digests.waiting_seats(user_id)
+    if not seats:
+        raise NotNeeded  # every game moved on since the digest was queued
+    games = [
+        {"game": seat.game, "seat_url": links.seat_url(seat), "deadline": seat.game.deadline}
+        for seat in seats
+    ]
+    count = len(games)
+    return (
+        f"{count} game{'s' if count != 1 else ''} waiting for your move",
+        "digest",
+        {"user": seats[0].user, "games": games},
+    )
+
+
+BUILDERS = {
+    emails.INVITATION: _invitation,
+    emails.LOGIN_LINK: _login_link,
+    emails.YOUR_TURN: _your_turn,
+    emails.REMINDER: _reminder,
+    emails.ROUND_SCORED: _round_scored,
+    emails.GAME_OVER: _game_over,
+    emails.BOT_TOOK_OVER: _bot_took_over,
+    emails.DIGEST: _digest,
+}

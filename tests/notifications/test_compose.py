@@ -1,0 +1,104 @@
+"""Emails are built when they are delivered: a your-turn email waits, and is dropped when
+the player has seen the position or moved on; other kinds are built from their own
+moment."""
+
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.utils import timezone
+
+from games.bots import greedy_move
+from games.services import load_state, record_seen, submit_move
+from notifications import emails
+from notifications.models import Message
+from tests.conftest import delivered, play_turn, sent
+from tests.factories import GameFactory
+from tests.minute_jobs import run_minute_jobs
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("anymail_backend")]
+
+
+@pytest.fixture
+def grace(settings):
+    settings.RAILMAIL_TURN_EMAIL_GRACE = 60
+    return timedelta(seconds=60)
+
+
+def started_game(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        game = GameFactory()
+    return game
+
+
+def your_turn_row(game) -> Message:
+    return Message.objects.get(kind="your_turn", event=f"v{game.version}")
+
+
+def test_a_your_turn_email_waits_its_grace_period(grace, django_capture_on_commit_callbacks):
+    game = started_game(django_capture_on_commit_callbacks)
+    row = your_turn_row(game)
+    assert row.status == Message.Status.PENDING and row.body_text == ""
+    assert sent("your_turn") == []  # not with the commit
+    run_minute_jobs(timezone.now() + grace / 2)
+    assert sent("your_turn") == []
+    run_minute_jobs(timezone.now() + grace + timedelta(seconds=1))
+    [email] = sent("your_turn")
+    row.refresh_from_db()
+    assert row.status == Message.Status.SENT
+    assert email.body == row.body_text and "Your turn" in row.subject
+
+
+def test_a_position_the_player_has_seen_is_not_mailed(grace, django_capture_on_commit_callbacks):
+    game = started_game(django_capture_on_commit_callbacks)
+    seat = game.seats.get(position=load_state(game).seat_to_move)
+    record_seen(seat, game.version)
+    run_minute_jobs(timezone.now() + grace + timedelta(seconds=1))
+    assert sent("your_turn") == []
+    assert your_turn_row(game).status == Message.Status.DROPPED
+
+
+def test_seeing_an_older_position_does_not_count(grace, django_capture_on_commit_callbacks):
+    game = started_game(django_capture_on_commit_callbacks)
+    game = play_turn(play_turn(game))  # two moves later (a three-seat game)
+    seat = game.seats.get(position=load_state(game).seat_to_move)
+    record_seen(seat, game.version - 1)
+    assert delivered(your_turn_row(game)).status == Message.Status.SENT
+
+
+def test_a_player_who_moved_first_gets_no_email(grace, django_capture_on_commit_callbacks):
+    game = started_game(django_capture_on_commit_callbacks)
+    row = your_turn_row(game)
+    # They played from a link they already had, before the email left.
+    state = load_state(game)
+    seat = game.seats.get(position=state.seat_to_move)
+    submit_move(game, seat, greedy_move(state, seat.position), game.version)
+    assert delivered(row).status == Message.Status.DROPPED
+    assert sent("your_turn") == []
+
+
+def test_a_reminder_is_never_dropped(django_capture_on_commit_callbacks):
+    game = started_game(django_capture_on_commit_callbacks)
+    seat = game.seats.get(position=load_state(game).seat_to_move)
+    record_seen(seat, game.version)
+    row = emails.reminder(game, seat, 12)
+    assert delivered(row).status == Message.Status.SENT
+    assert "Reminder" in sent("reminder")[0].subject
+
+
+def test_a_round_email_shows_that_round_after_the_next_has_begun(
+    django_capture_on_commit_callbacks,
+):
+    game = GameFactory(seats=2)
+    with django_capture_on_commit_callbacks(execute=False):
+        while game.round == 1:
+            game = play_turn(game)
+    scored = load_state(game).last_scoring
+    assert game.round == 2  # the next round is dealt in the same append
+    row = Message.objects.filter(kind="round_scored").first()
+    row = delivered(row)
+    assert "Round 1 scored" in row.subject
+    for hand in scored["hands"]:
+        for city in hand:
+            assert city in row.body_text
+    assert mail.outbox[-1].extra_headers["Message-ID"].startswith(f"<{row.token}@")
