@@ -128,8 +128,11 @@ class Game(models.Model):
         return [event.as_engine_event() for event in self.events.order_by("seq")]
 
     def seat_names(self) -> list[str]:
-        """The players' names in play order (seat 0 first), as records and emails list them."""
-        return [seat.name for seat in self.seats.order_by("position")]
+        """The players' names in play order (seat 0 first), as records and emails list them.
+
+        Reads the seats prefetched with the game, if they were (``prefetch_related("seats")``).
+        """
+        return [seat.name for seat in sorted(self.seats.all(), key=lambda seat: seat.position)]
 
 
 class Seat(models.Model):

@@ -2,9 +2,11 @@
 
     email = compose(message)   # a Composed email, or None when it is no longer needed
 
-Each kind has one builder. It reads the game as it stands (or the snapshot of the
-version the row names, from the cache), so an email says the newest facts and is drawn
-for its recipient at the moment it leaves; a your-turn email whose position the player
+which is ``render(gather(message))``: ``gather`` reads what the email says (the database,
+the cached snapshots), ``render`` draws it (templates only). Each kind has one builder.
+It reads the game as it stands (or the snapshot of the version the row names, from the
+cache), so an email says the newest facts and is drawn for its recipient at the moment
+it leaves; a your-turn email whose position the player
 has already seen, or has moved on from, is not needed. Only what the recipient may see
 goes in: their own cities while a round runs, every hand once it is scored.
 """
@@ -19,7 +21,7 @@ from django.template.loader import render_to_string
 
 from accounts.text import one_line
 from games import links, narration, rules, snapshots
-from games.models import Event, Game, Seat
+from games.models import Event, Game
 from notifications import digests, emails
 from notifications.models import Message
 
@@ -34,6 +36,16 @@ LISTS = {
     emails.BOT_TOOK_OVER: "seat changes",
     emails.DIGEST: "daily digests",
 }
+
+
+@dataclass
+class Draft:
+    """What an email says, gathered for its recipient: ready to render."""
+
+    subject: str
+    template: str
+    context: dict
+    headers: dict[str, str]
 
 
 @dataclass
@@ -74,12 +86,17 @@ def list_id(kind: str) -> str:
 
 def compose(message: Message) -> Composed | None:
     """The email of outbox row ``message``, or None when it is no longer needed."""
+    draft = gather(message)
+    return None if draft is None else render(draft)
+
+
+def gather(message: Message) -> Draft | None:
+    """What the email of ``message`` says, or None when it is no longer needed."""
     try:
         subject, template, context = BUILDERS[message.kind](message)
     except NotNeeded:
         return None
-    address = message.to
-    unsubscribe = emails.unsubscribe_url(address)
+    unsubscribe = emails.unsubscribe_url(message.to)
     context = {
         "site_name": settings.SITE_NAME,
         "site_url": settings.SITE_URL,
@@ -102,12 +119,17 @@ def compose(message: Message) -> Composed | None:
     if message.game is not None:
         root = thread_root(message.game)
         headers |= {"In-Reply-To": root, "References": root}
+    # Names and titles go into the subject: never a line break in a header.
+    return Draft(one_line(subject)[:250], template, context, headers)
+
+
+def render(draft: Draft) -> Composed:
+    """Draw a gathered email: its text and HTML parts."""
     return Composed(
-        # Names and titles go into the subject: never a line break in a header.
-        subject=one_line(subject)[:250],
-        text=render_to_string(f"emails/{template}.txt", context).strip() + "\n",
-        html=render_to_string(f"emails/{template}.html", context),
-        headers=headers,
+        subject=draft.subject,
+        text=render_to_string(f"emails/{draft.template}.txt", draft.context).strip() + "\n",
+        html=render_to_string(f"emails/{draft.template}.html", draft.context),
+        headers=draft.headers,
     )
 
 
@@ -132,7 +154,7 @@ def _invitation(message: Message):
         raise NotNeeded  # a newer link replaced this one, and its own email says so
     reminder, fresh = facts.get("reminder", False), facts.get("fresh_link", False)
     inviter = game.created_by.get_full_name() if game.created_by else ""
-    others = [s.name for s in game.seats.order_by("position") if s.pk != seat.pk]
+    others = [name for position, name in enumerate(_names(game)) if position != seat.position]
     if seat.joined_at is None and not fresh:
         what = "Reminder: you're invited" if reminder else "You're invited"
     else:
@@ -159,6 +181,8 @@ def _login_link(message: Message):
 def _moved_since(game: Game, version: int) -> bool:
     """Whether a move or a new round was recorded after ``version`` (clock and seat
     events do not change the position)."""
+    if game.version == version:
+        return False  # nothing at all since (the game row was read with the message)
     return Event.objects.filter(
         game=game, seq__gt=version, type__in=[*rules.MOVE_EVENTS, rules.ROUND_STARTED]
     ).exists()
@@ -237,7 +261,7 @@ def _game_over(message: Message):
 
 def _bot_took_over(message: Message):
     game, seat = message.game, message.seat
-    taken = Seat.objects.get(game=game, position=message.facts["seat"])
+    taken = next(s for s in game.seats.all() if s.position == message.facts["seat"])
     return (
         _subject(game, f"A bot now plays for {taken.name}"),
         "bot_took_over",

@@ -11,12 +11,12 @@ from datetime import datetime, timedelta
 from anymail.exceptions import AnymailAPIError, AnymailError, AnymailRecipientsRefused
 from celery.exceptions import SoftTimeLimitExceeded
 from django.core.mail import EmailMultiAlternatives, mail_admins
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from accounts.text import one_line
 from notifications import compose
-from notifications.models import Message, Suppression
+from notifications.models import UNSUPPRESSIBLE_KINDS, Message, Suppression
 
 log = logging.getLogger(__name__)
 
@@ -103,9 +103,9 @@ def deliver(message_id: int, now: datetime | None = None) -> Message | None:
     if not claimed:
         # Sent, being sent by another worker, given up, or not due yet: nothing to do.
         return None
-    message = Message.objects.select_related("game", "seat", "seat__user").get(pk=message_id)
+    message = _claimed(message_id)
     try:
-        if Suppression.stops(message.to, message.kind):
+        if message.stopped and message.kind not in UNSUPPRESSIBLE_KINDS:
             return _finish(message, Message.Status.SUPPRESSED)
         composed = compose.compose(message)
         if composed is None:
@@ -132,6 +132,18 @@ def deliver(message_id: int, now: datetime | None = None) -> Message | None:
         return _finish(message, Message.Status.FAILED, error=f"Rejected: {status.status}")
     message.provider_id = (status.message_id or "") if status is not None else ""
     return _finish(message, Message.Status.SENT, sent_at=timezone.now())
+
+
+def _claimed(message_id: int) -> Message:
+    """The claimed row with all that building its email reads: its game (with the game's
+    creator and seats), its seat, and whether mail to its address is stopped."""
+    stopped = Suppression.objects.filter(address=OuterRef("to"))
+    return (
+        Message.objects.select_related("game__created_by", "seat__user")
+        .prefetch_related("game__seats")
+        .annotate(stopped=Exists(stopped))
+        .get(pk=message_id)
+    )
 
 
 def _give_up(message: Message, exc: Exception, why: str = "") -> Message:
