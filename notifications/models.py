@@ -56,6 +56,9 @@ class Message(models.Model):
     next_attempt_at = models.DateTimeField(default=timezone.now)
     attempts = models.PositiveSmallIntegerField(default=0)
     claimed_at = models.DateTimeField(null=True, blank=True)
+    # Which delivery claimed the row: a worker claims several rows by one UPDATE and then
+    # reads back exactly those it got.
+    claim = models.CharField(max_length=32, blank=True, editable=False)
     sent_at = models.DateTimeField(null=True, blank=True)
     stuck_reported_at = models.DateTimeField(
         null=True,

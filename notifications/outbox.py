@@ -5,13 +5,15 @@ conditional UPDATE, so of two tasks for the same row only one ever talks to the 
 """
 
 import logging
+import secrets
 import smtplib
 from datetime import datetime, timedelta
 
 from anymail.exceptions import AnymailAPIError, AnymailError, AnymailRecipientsRefused
 from celery.exceptions import SoftTimeLimitExceeded
-from django.core.mail import EmailMultiAlternatives, mail_admins
-from django.db.models import Exists, F, OuterRef
+from django.core.mail import EmailMultiAlternatives, get_connection, mail_admins
+from django.db import transaction
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from accounts.text import one_line
@@ -20,6 +22,8 @@ from notifications.models import UNSUPPRESSIBLE_KINDS, Message, Suppression
 
 log = logging.getLogger(__name__)
 
+# Rows one delivery takes: the one it was woken for and those due along with it.
+BATCH = 50
 # Attempts before a row that keeps failing for provider or network reasons is given up.
 MAX_ATTEMPTS = 8
 # A pending row this long past its next attempt has lost its task (the broker may drop
@@ -86,87 +90,150 @@ def describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"[:2000]
 
 
-def deliver(message_id: int, now: datetime | None = None) -> Message | None:
-    """Build and send one outbox row if it is pending and due; return it, or None if it
-    was not ours to send.
+def deliver(message_id: int, now: datetime | None = None, *, along: int = 0) -> Message | None:
+    """Build and send outbox row ``message_id`` if it is pending and due, and with it up to
+    ``along`` other rows due now; return the row, or None if it was not ours to send.
 
-    The email is built here (notifications.compose), from what the row records; one that
-    is no longer needed ends "dropped". Raises TemporaryFailure when the provider or the
-    network failed and the row should be tried again after ``retry_in``. Whatever else
-    goes wrong, the row ends "failed" with the reason: an exception never leaves it
-    "sending".
+    A worker woken for one row takes along the others that are due (a round's end, a
+    burst after an outage): one claim, one read, one connection to the mail server and
+    one write of the results for all of them. Each email is built here
+    (notifications.compose) from what its row records; one that is no longer needed ends
+    "dropped". Raises TemporaryFailure when the provider or the network failed for this
+    row and it should be tried again after ``retry_in`` (a row taken along is tried again
+    by the sweep). Whatever else goes wrong, a row ends "failed" with the reason: an
+    exception never leaves it "sending".
     """
     now = now or timezone.now()
+    rows = {row.pk: row for row in _deliver_claimed(_claim(message_id, now, along), now)}
+    row = rows.get(message_id)
+    if row is not None and row.status == Message.Status.PENDING:
+        raise TemporaryFailure(row, row.next_attempt_at - now)
+    return row
+
+
+def _claim(message_id: int, now: datetime, along: int) -> list[Message]:
+    """Claim the row, and up to ``along`` others due now, by one conditional UPDATE: of two
+    workers, only one ever gets a row. Return the rows this call claimed, with everything
+    building their emails reads."""
+    token = secrets.token_hex(16)
+    wanted = Q(pk=message_id)
+    if along:
+        due = Message.objects.filter(
+            status=Message.Status.PENDING, next_attempt_at__lte=now
+        ).exclude(pk=message_id)
+        wanted |= Q(pk__in=due.order_by("next_attempt_at").values("pk")[:along])
     claimed = Message.objects.filter(
-        pk=message_id, status=Message.Status.PENDING, next_attempt_at__lte=now + EARLY
-    ).update(status=Message.Status.SENDING, claimed_at=now, attempts=F("attempts") + 1)
+        wanted, status=Message.Status.PENDING, next_attempt_at__lte=now + EARLY
+    ).update(status=Message.Status.SENDING, claimed_at=now, claim=token, attempts=F("attempts") + 1)
     if not claimed:
         # Sent, being sent by another worker, given up, or not due yet: nothing to do.
-        return None
-    message = _claimed(message_id)
-    try:
-        if message.stopped and message.kind not in UNSUPPRESSIBLE_KINDS:
-            return _finish(message, Message.Status.SUPPRESSED)
-        composed = compose.compose(message)
-        if composed is None:
-            return _finish(message, Message.Status.DROPPED)
-        message.subject, message.body_text = composed.subject, composed.text
-        message.body_html, message.headers = composed.html, composed.headers
-        email = build_email(message)
-        email.send()
-    except Exception as exc:
-        message.error = describe(exc)
-        if not is_temporary(exc):
-            return _give_up(message, exc)
-        if message.attempts >= MAX_ATTEMPTS:
-            return _give_up(message, exc, why=f"still failing after {message.attempts} attempts")
-        retry_in = backoff(message.attempts)
-        # The server answered with an error (or never answered), so nothing was
-        # accepted: releasing the claim is safe.
-        Message.objects.filter(pk=message.pk, status=Message.Status.SENDING).update(
-            status=Message.Status.PENDING, next_attempt_at=now + retry_in, error=message.error
-        )
-        raise TemporaryFailure(message, retry_in) from exc
-    status = getattr(email, "anymail_status", None)
-    if status is not None and status.status and status.status <= {"rejected", "invalid"}:
-        return _finish(message, Message.Status.FAILED, error=f"Rejected: {status.status}")
-    message.provider_id = (status.message_id or "") if status is not None else ""
-    return _finish(message, Message.Status.SENT, sent_at=timezone.now())
-
-
-def _claimed(message_id: int) -> Message:
-    """The claimed row with all that building its email reads: its game (with the game's
-    creator and seats), its seat, and whether mail to its address is stopped."""
+        return []
     stopped = Suppression.objects.filter(address=OuterRef("to"))
-    return (
-        Message.objects.select_related("game__created_by", "seat__user")
+    return list(
+        # The partial index of rows being sent finds them by claimed_at.
+        Message.objects.filter(status=Message.Status.SENDING, claimed_at=now, claim=token)
+        .select_related("game__created_by", "seat__user")
         .prefetch_related("game__seats")
         .annotate(stopped=Exists(stopped))
-        .get(pk=message_id)
+        .order_by("pk")
     )
 
 
-def _give_up(message: Message, exc: Exception, why: str = "") -> Message:
-    """Mark the row failed with the reason; tell the operator unless the address itself
-    was refused (a mailbox that does not exist is the recipient's news, not a fault)."""
+def _deliver_claimed(rows: list[Message], now: datetime) -> list[Message]:
+    """Build and send claimed rows over one connection; record how each ended."""
+    if not rows:
+        return rows
+    connection = get_connection()
+    given_up: list[tuple[Message, Exception]] = []
+    try:
+        for row in rows:
+            try:
+                _send(row, connection)
+            except Exception as exc:
+                connection.close()  # a failed send may leave it unusable: a new one next
+                row.error = describe(exc)
+                if not is_temporary(exc) or row.attempts >= MAX_ATTEMPTS:
+                    given_up.append((row, exc))
+                else:
+                    # The server answered with an error (or never answered), so nothing
+                    # was accepted: releasing the claim is safe.
+                    row.status = Message.Status.PENDING
+                    row.next_attempt_at = now + backoff(row.attempts)
+    finally:
+        connection.close()
+    for row, exc in given_up:
+        _give_up(row, exc, why="" if not is_temporary(exc) else _still_failing(row))
+    with transaction.atomic():  # one commit for the batch
+        for row in rows:
+            Message.objects.filter(pk=row.pk).update(
+                **{name: getattr(row, name) for name in FINISHED_FIELDS}
+            )
+    for row, exc in given_up:
+        _tell_about(row, exc)
+    return rows
+
+
+# What delivery writes back to a row, once, for all the rows of a batch.
+FINISHED_FIELDS = [
+    "status",
+    "next_attempt_at",
+    "sent_at",
+    "error",
+    "provider_id",
+    "subject",
+    "body_text",
+    "body_html",
+    "headers",
+]
+
+
+def _send(row: Message, connection) -> None:
+    """Build and send one claimed row through ``connection``; set how it ended."""
+    if row.stopped and row.kind not in UNSUPPRESSIBLE_KINDS:
+        row.status = Message.Status.SUPPRESSED
+        return
+    composed = compose.compose(row)
+    if composed is None:
+        row.status = Message.Status.DROPPED
+        return
+    row.subject, row.body_text = composed.subject, composed.text
+    row.body_html, row.headers = composed.html, composed.headers
+    email = build_email(row)
+    email.connection = connection
+    connection.open()  # kept open for the batch's next emails (a no-op once open)
+    email.send()
+    status = getattr(email, "anymail_status", None)
+    if status is not None and status.status and status.status <= {"rejected", "invalid"}:
+        row.status, row.error = Message.Status.FAILED, f"Rejected: {status.status}"
+        return
+    row.provider_id = (status.message_id or "") if status is not None else ""
+    row.status, row.error, row.sent_at = Message.Status.SENT, "", timezone.now()
+
+
+def _still_failing(row: Message) -> str:
+    return f"still failing after {row.attempts} attempts"
+
+
+def _give_up(row: Message, exc: Exception, why: str = "") -> None:
+    """Mark the row failed with the reason."""
     refused = isinstance(exc, AnymailRecipientsRefused | smtplib.SMTPRecipientsRefused)
-    error = f"Address rejected: {message.error}" if refused else message.error
-    if why:
-        error = f"{error} ({why})"
-    failed = _finish(message, Message.Status.FAILED, error=error)
-    if refused:
-        log.warning("Outbox row %s: %s", message.pk, error)
-    else:
-        log.error(
-            "Outbox row %s (%s to %s) failed: %s", message.pk, message.kind, message.to, error
-        )
-        tell_operator(
-            f"Email {message.pk} failed: {message.kind} to {message.to}",
-            f"The outbox row {message.pk} ({message.kind} to {message.to}, game "
-            f"{message.game_id or '-'}) was not sent and will not be retried.\n\n"
-            f"Reason: {error}\n",
-        )
-    return failed
+    error = f"Address rejected: {row.error}" if refused else row.error
+    row.status, row.error = Message.Status.FAILED, f"{error} ({why})" if why else error
+
+
+def _tell_about(row: Message, exc: Exception) -> None:
+    """Tell the operator a row failed for good, unless the address itself was refused (a
+    mailbox that does not exist is the recipient's news, not a fault)."""
+    if isinstance(exc, AnymailRecipientsRefused | smtplib.SMTPRecipientsRefused):
+        log.warning("Outbox row %s: %s", row.pk, row.error)
+        return
+    log.error("Outbox row %s (%s to %s) failed: %s", row.pk, row.kind, row.to, row.error)
+    tell_operator(
+        f"Email {row.pk} failed: {row.kind} to {row.to}",
+        f"The outbox row {row.pk} ({row.kind} to {row.to}, game "
+        f"{row.game_id or '-'}) was not sent and will not be retried.\n\n"
+        f"Reason: {row.error}\n",
+    )
 
 
 def tell_operator(subject: str, body: str) -> None:
@@ -176,23 +243,6 @@ def tell_operator(subject: str, body: str) -> None:
         mail_admins(one_line(subject), body, fail_silently=False)
     except Exception:
         log.exception("Could not mail the operators: %s", subject)
-
-
-def _finish(message: Message, status: str, **fields) -> Message:
-    """Record how the row ended, with the email as built (kept, as it was sent)."""
-    fields.setdefault("error", message.error if status != Message.Status.SENT else "")
-    fields |= {
-        "provider_id": message.provider_id,
-        "subject": message.subject,
-        "body_text": message.body_text,
-        "body_html": message.body_html,
-        "headers": message.headers,
-        "status": status,
-    }
-    Message.objects.filter(pk=message.pk).update(**fields)
-    for name, value in fields.items():
-        setattr(message, name, value)
-    return message
 
 
 def build_email(message: Message) -> EmailMultiAlternatives:

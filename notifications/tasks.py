@@ -21,9 +21,11 @@ from notifications import digests, outbox, reminders
     time_limit=outbox.SEND_TIME_LIMIT,
 )
 def deliver(self, message_id: int, now: str | None = None) -> str:
-    """Send one outbox row (if due ``now``). Running it twice sends it once."""
+    """Send an outbox row (if due ``now``), and the other rows due with it. Running it
+    twice sends each once."""
+    moment = datetime.fromisoformat(now) if now else None
     try:
-        message = outbox.deliver(message_id, datetime.fromisoformat(now) if now else None)
+        message = outbox.deliver(message_id, moment, along=outbox.BATCH - 1)
     except outbox.TemporaryFailure as exc:
         if self.request.is_eager:
             # In-process (no broker): the periodic sweep tries again later, rather than

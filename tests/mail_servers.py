@@ -29,6 +29,19 @@ class SmtpHandler:
     mail_from: str = ""
     data: str = ""
     received: list = field(default_factory=list)
+    sessions: int = 0  # how many connections said EHLO
+    rcpt_answers: dict = field(default_factory=dict)  # an answer to RCPT TO per address
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address in self.rcpt_answers:
+            return self.rcpt_answers[address]
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_EHLO(self, server, session, envelope, hostname, responses):
+        self.sessions += 1
+        session.host_name = hostname
+        return responses
 
     async def handle_MAIL(self, server, session, envelope, address, mail_options):
         if self.mail_from:

@@ -39,6 +39,11 @@ class Migration(migrations.Migration):
                 unique=True,
             ),
         ),
+        migrations.AddField(
+            model_name="message",
+            name="claim",
+            field=models.CharField(blank=True, editable=False, max_length=32),
+        ),
         migrations.AlterField(
             model_name="message", name="subject", field=models.CharField(blank=True, max_length=250)
         ),

@@ -4,6 +4,7 @@ from datetime import timedelta
 import pytest
 from anymail.exceptions import AnymailAPIError, AnymailRecipientsRefused
 from django.core import mail
+from django.core.mail.backends.base import BaseEmailBackend
 from django.urls import reverse
 from django.utils import timezone
 
@@ -18,13 +19,10 @@ def pending_message(address="ada@example.org") -> Message:
     return emails.login_link(address, "https://railmail.example.org/l/token/")
 
 
-class FailingBackend:
+class FailingBackend(BaseEmailBackend):
     """A backend that fails the way a provider does, then (optionally) recovers."""
 
     failures: list = []
-
-    def __init__(self, *args, **kwargs):
-        pass
 
     def send_messages(self, messages):
         if FailingBackend.failures:

@@ -39,6 +39,36 @@ def status_of(message: Message) -> str:
     return message.status
 
 
+def test_a_delivery_takes_along_the_rows_due_over_one_connection(smtp):
+    with smtp_server() as (port, server):
+        smtp(port)
+        rows = [pending_message(f"p{n}@example.org") for n in range(5)]
+        later = pending_message("later@example.org")
+        Message.objects.filter(pk=later.pk).update(
+            next_attempt_at=later.next_attempt_at + outbox.LOST_AFTER
+        )
+        assert outbox.deliver(rows[2].pk, along=outbox.BATCH - 1).status == Message.Status.SENT
+        # The others due went with it; the one not due yet stays.
+        assert [status_of(row) for row in rows] == [Message.Status.SENT] * 5
+        assert status_of(later) == Message.Status.PENDING
+        for row in rows:
+            assert outbox.deliver(row.pk) is None  # each sent once
+    assert len(server.received) == 5
+    assert server.sessions == 1
+
+
+def test_a_row_that_fails_in_a_batch_leaves_the_others_sent(smtp):
+    with smtp_server() as (port, server):
+        smtp(port)
+        rows = [pending_message(f"p{n}@example.org") for n in range(3)]
+        # This address's mailbox is over quota (a 4xx for it alone).
+        Message.objects.filter(pk=rows[1].pk).update(to="full@example.org")
+        server.rcpt_answers = {"full@example.org": "452 4.2.2 Mailbox full"}
+        outbox.deliver(rows[0].pk, along=2)
+        assert [status_of(row) for row in rows] == ["sent", "pending", "sent"]
+    assert len(server.received) == 2
+
+
 def test_an_accepting_server_gets_the_email(smtp):
     with smtp_server() as (port, server):
         smtp(port)
