@@ -96,7 +96,7 @@ def gather(message: Message) -> Draft | None:
         subject, template, context = BUILDERS[message.kind](message)
     except NotNeeded:
         return None
-    unsubscribe = emails.unsubscribe_url(message.to)
+    unsubscribe = emails.unsubscribe_url(message.to, message.kind)
     context = {
         "site_name": settings.SITE_NAME,
         "site_url": settings.SITE_URL,
@@ -111,11 +111,12 @@ def gather(message: Message) -> Draft | None:
         "Auto-Submitted": "auto-generated",
         "X-Auto-Response-Suppress": "All",
         "List-Id": list_id(message.kind),
-        # RFC 8058: the provider or mail client may POST here to unsubscribe in one click.
-        "List-Unsubscribe": f"<{unsubscribe}>",
-        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         "Reply-To": settings.RAILMAIL_REPLY_TO,
     }
+    if message.kind != emails.LOGIN_LINK:  # asked for there and then: nothing to stop
+        # RFC 8058: the provider or mail client may POST here to unsubscribe in one click.
+        headers["List-Unsubscribe"] = f"<{unsubscribe}>"
+        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     if message.game is not None:
         root = thread_root(message.game)
         headers |= {"In-Reply-To": root, "References": root}
@@ -291,8 +292,7 @@ def _reminder(message: Message):
 
 
 def _digest(message: Message):
-    user_id = message.facts["user"]
-    seats = digests.waiting_seats(user_id)
+    seats = digests.waiting_seats(message.facts["address"])
     if not seats:
         raise NotNeeded  # every game moved on since the digest was queued
     games = [

@@ -1,8 +1,10 @@
 """The daily digest: one email a day listing the games waiting on a player's move.
 
-From RAILMAIL_DIGEST_HOUR (UTC) the minute scan finds, through partial indexes, the digest
-readers who have a game waiting and no digest yet today, and hands each to its own task,
-which writes the email (an outbox row unique per address and day).
+Who reads a digest: accounts that chose it (``User.email_mode``), and addresses without
+an account whose reader chose it on the unsubscribe page (``MailPreference.digest``).
+From RAILMAIL_DIGEST_HOUR (UTC) the minute scan finds, through partial indexes, the
+readers who have a game waiting and no digest yet today, and hands each address to its
+own task, which writes the email (an outbox row unique per address and day).
 """
 
 from __future__ import annotations
@@ -11,20 +13,21 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef
+from django.db.models import Exists, F, OuterRef, Q
 
 from accounts.models import User
 from games.models import Game, Seat
 from notifications import emails
-from notifications.models import Message
+from notifications.models import MailPreference, Message
 
 # Digest readers handed to tasks per scan; the rest wait a minute.
 BATCH = 200
 
 
-def _waiting(**filters):
+def _waiting(*conditions, **filters):
     """Seats whose player is to move, played by the person (not a bot)."""
     return Seat.objects.filter(
+        *conditions,
         game__status=Game.Status.ACTIVE,
         game__seat_to_move=F("position"),
         is_bot=False,
@@ -33,35 +36,50 @@ def _waiting(**filters):
     )
 
 
-def due_digests(now: datetime) -> list[int]:
-    """The digest readers to send today's digest to, from the digest hour on."""
+def reads_digest(seat: Seat) -> bool:
+    """Whether ``seat``'s player gets a daily digest instead of an email each turn."""
+    if seat.user is not None:
+        return seat.user.email_mode == User.EmailMode.DAILY_DIGEST
+    return MailPreference.objects.filter(address=seat.email.lower(), digest=True).exists()
+
+
+def due_digests(now: datetime) -> list[str]:
+    """The addresses to send today's digest to, from the digest hour on."""
     if now.hour < getattr(settings, "RAILMAIL_DIGEST_HOUR", 7):
         return []
-    sent = Message.objects.filter(kind="digest", event=emails.digest_key(now.date()))
-    readers = (
+    # NOT IN, not NOT EXISTS: the day's digests are read once (into a hash), not once
+    # per reader.
+    sent = Message.objects.filter(kind="digest", event=emails.digest_key(now.date())).values("to")
+    accounts = (
         User.objects.filter(email_mode=User.EmailMode.DAILY_DIGEST)
         .filter(Exists(_waiting(user=OuterRef("pk"))))
-        # NOT IN, not NOT EXISTS: the day's digests are read once (into a hash), not once
-        # per reader.
-        .exclude(email__in=sent.values("to"))
+        .exclude(email__in=sent)
         .order_by("pk")
+        .values_list("email", flat=True)
     )
-    return list(readers.values_list("pk", flat=True)[:BATCH])
+    addresses = (
+        MailPreference.objects.filter(digest=True)
+        .filter(Exists(_waiting(user__isnull=True, email=OuterRef("address"))))
+        .exclude(address__in=sent)
+        .order_by("pk")
+        .values_list("address", flat=True)
+    )
+    found = list(accounts[:BATCH])
+    return found + list(addresses[: BATCH - len(found)])
 
 
-def waiting_seats(user_id: int) -> list[Seat]:
-    """The seats of account ``user_id`` whose player is to move, soonest deadline first."""
-    seats = _waiting(user_id=user_id).select_related("game", "user")
+def waiting_seats(address: str) -> list[Seat]:
+    """The seats played under ``address`` (an account's, or an address's without one)
+    whose player is to move, soonest deadline first."""
+    mine = Q(user__email=address) | Q(user__isnull=True, email=address)
+    seats = _waiting(mine).select_related("game", "user")
     return list(seats.order_by("game__deadline", "game_id"))
 
 
-def send_digest(user_id: int, now: datetime) -> bool:
-    """Send account ``user_id`` today's digest of the games waiting on their move."""
-    user = User.objects.filter(pk=user_id, email_mode=User.EmailMode.DAILY_DIGEST).first()
-    if user is None:
-        return False
-    seats = waiting_seats(user.pk)
-    if not seats:
+def send_digest(address: str, now: datetime) -> bool:
+    """Send ``address`` today's digest of the games waiting on their move."""
+    seats = waiting_seats(address)
+    if not seats or not reads_digest(seats[0]):
         return False
     with transaction.atomic():
-        return emails.digest(user, seats, now.date()) is not None
+        return emails.digest(address, now.date()) is not None

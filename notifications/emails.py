@@ -40,13 +40,25 @@ DIGEST = "digest"
 # email from last year must still work.
 
 
-def unsubscribe_token(address: str) -> str:
-    return signing.dumps(normalize_email(address), salt=UNSUBSCRIBE_SALT)
+def unsubscribe_token(address: str, kind: str | None = None) -> str:
+    """A token naming ``address`` and the kind of email its unsubscribe link came in."""
+    address = normalize_email(address)
+    payload = address if kind is None else {"a": address, "k": kind}
+    return signing.dumps(payload, salt=UNSUBSCRIBE_SALT)
 
 
-def unsubscribe_url(address: str) -> str:
-    path = reverse("notifications:unsubscribe", args=[unsubscribe_token(address)])
+def unsubscribe_url(address: str, kind: str | None = None) -> str:
+    path = reverse("notifications:unsubscribe", args=[unsubscribe_token(address, kind)])
     return settings.SITE_URL + path
+
+
+def unsubscribe_request(token: str) -> tuple[str, str | None]:
+    """The address and kind an unsubscribe token names (kind None for a token from before
+    tokens named it); raises signing.BadSignature if it was tampered with."""
+    value = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    if isinstance(value, str):
+        return value, None
+    return value["a"], value.get("k")
 
 
 def resume_token(address: str) -> str:
@@ -127,11 +139,6 @@ def queue(
 
 # Game emails. The receivers (notifications.receivers) call these from inside the write
 # transaction of the events that cause them; the reminder task calls reminder().
-
-
-def wants_each_turn(seat) -> bool:
-    """A seat without an account gets every turn email; an account may choose a digest."""
-    return seat.user is None or seat.user.email_mode == seat.user.EmailMode.EACH_TURN
 
 
 def wants_reminders(seat) -> bool:
@@ -224,9 +231,7 @@ def digest_key(day: date) -> str:
     return day.isoformat()
 
 
-def digest(user, seats: list, day: date) -> Message | None:
-    """One email a day listing the games waiting on ``user``'s move (``seats``, as found
-    now; the email lists those still waiting when it is delivered)."""
-    if not seats:
-        return None
-    return queue(DIGEST, user.email, event=digest_key(day), facts={"user": user.pk})
+def digest(address: str, day: date) -> Message | None:
+    """One email a day to ``address`` listing the games waiting on its reader's move (those
+    still waiting when it is delivered)."""
+    return queue(DIGEST, address, event=digest_key(day), facts={"address": address})

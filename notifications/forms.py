@@ -24,6 +24,16 @@ class ResumeMailForm(SignedAddressForm):
     next = forms.CharField(required=False, widget=forms.HiddenInput)
 
 
+class UnsubscribeForm(forms.Form):
+    """Which of the choices offered for this kind of email the reader takes."""
+
+    choice = forms.ChoiceField(widget=forms.RadioSelect, label="What would you like?")
+
+    def __init__(self, *args, offered: list[tuple[str, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["choice"].choices = offered
+
+
 class VacationForm(forms.Form):
     """How many days of one's vacation allowance to take, from now."""
 

@@ -128,8 +128,37 @@ class Suppression(models.Model):
 
     @classmethod
     def stops(cls, address: str, kind: str) -> bool:
-        """Whether mail of ``kind`` to ``address`` must not be sent: the one check."""
-        return kind not in UNSUPPRESSIBLE_KINDS and cls.for_address(address) is not None
+        """Whether mail of ``kind`` to ``address`` must not be sent: the one check (a
+        stopped address, or a kind its reader stopped)."""
+        if kind in UNSUPPRESSIBLE_KINDS:
+            return False
+        address = address.strip().lower()
+        return cls.objects.filter(
+            address=address
+        ).exists() or kind in MailPreference.stopped_kinds_of(address)
+
+
+class MailPreference(models.Model):
+    """What the reader of an address chose on the unsubscribe page: which kinds of email
+    to stop, and, for an address without an account, a daily digest instead of an email
+    each turn (an account keeps that choice on itself)."""
+
+    address = models.EmailField(unique=True)
+    digest = models.BooleanField(
+        default=False, help_text="A daily digest of waiting games instead of each turn's email."
+    )
+    stopped_kinds = models.JSONField(
+        default=list, blank=True, help_text="Kinds of email not to send (outbox kinds)."
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return self.address
+
+    @classmethod
+    def stopped_kinds_of(cls, address: str) -> list[str]:
+        found = cls.objects.filter(address=address).values_list("stopped_kinds", flat=True)
+        return next(iter(found), [])
 
 
 # A login link is asked for by the person who reads it, there and then: an unsubscribe

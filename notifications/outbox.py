@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from accounts.text import one_line
 from notifications import compose
-from notifications.models import UNSUPPRESSIBLE_KINDS, Message, Suppression
+from notifications.models import UNSUPPRESSIBLE_KINDS, MailPreference, Message, Suppression
 
 log = logging.getLogger(__name__)
 
@@ -129,7 +129,7 @@ def _claim(message_id: int, now: datetime, along: int) -> list[Message]:
         # Sent, being sent by another worker, given up, or not due yet: nothing to do.
         return []
     stopped = Suppression.objects.filter(address=OuterRef("to"))
-    return list(
+    rows = list(
         # The partial index of rows being sent finds them by claimed_at.
         Message.objects.filter(status=Message.Status.SENDING, claimed_at=now, claim=token)
         .select_related("game__created_by", "seat__user")
@@ -137,6 +137,12 @@ def _claim(message_id: int, now: datetime, along: int) -> list[Message]:
         .annotate(stopped=Exists(stopped))
         .order_by("pk")
     )
+    # The kinds each reader stopped since their emails were queued.
+    chosen = MailPreference.objects.filter(address__in={row.to for row in rows})
+    stopped_kinds = dict(chosen.values_list("address", "stopped_kinds"))
+    for row in rows:
+        row.stopped = row.stopped or row.kind in stopped_kinds.get(row.to, ())
+    return rows
 
 
 def _deliver_claimed(rows: list[Message], now: datetime) -> list[Message]:

@@ -13,7 +13,7 @@ from django.dispatch import receiver
 from accounts.models import normalize_email
 from games import rules
 from games.signals import events_recorded, seat_invited
-from notifications import emails, tasks
+from notifications import digests, emails, tasks
 from notifications.models import Message, Suppression
 
 
@@ -51,13 +51,7 @@ def write_game_emails(sender, game, state, events, snapshot, **kwargs) -> None:
     # Never an email to the player who just moved about their own move (a player may
     # be next again when their move ended the round and they start the next one).
     own_move = movers and movers[-1] == seat.position and rules.ROUND_STARTED not in types
-    if (
-        own_move
-        or seat.is_bot
-        or seat.autopilot
-        or not seat.email
-        or not emails.wants_each_turn(seat)
-    ):
+    if own_move or seat.is_bot or seat.autopilot or not seat.email or digests.reads_digest(seat):
         return
     emails.your_turn(game, seat, snapshot.version, snapshot.digest)
 

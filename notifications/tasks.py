@@ -70,8 +70,8 @@ def send_reminders_and_digests(now: str | None = None) -> dict[str, int]:
     for pk in due:
         send_reminder.delay(pk, at)
     readers = digests.due_digests(moment)
-    for pk in readers:
-        send_digest.delay(pk, at)
+    for address in readers:
+        send_digest.delay(address, at)
     return {"reminders": len(due), "digests": len(readers)}
 
 
@@ -82,6 +82,6 @@ def send_reminder(game_id: int, now: str) -> bool:
 
 
 @shared_task(acks_late=True)
-def send_digest(user_id: int, now: str) -> bool:
-    """Send account ``user_id`` the day's digest. Running it twice sends once."""
-    return digests.send_digest(user_id, datetime.fromisoformat(now))
+def send_digest(address: str, now: str) -> bool:
+    """Send ``address`` the day's digest. Running it twice sends once."""
+    return digests.send_digest(address, datetime.fromisoformat(now))

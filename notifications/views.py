@@ -18,28 +18,38 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import links, services
 from games.models import Seat
 from games.views.seat_link import seat_link
-from notifications import emails
-from notifications.forms import ResumeMailForm, VacationForm
-from notifications.models import Message, Suppression
+from notifications import emails, preferences
+from notifications.forms import ResumeMailForm, UnsubscribeForm, VacationForm
+from notifications.models import MailPreference, Message, Suppression
 
 
 @csrf_exempt  # RFC 8058: the mail provider POSTs here with no session and no token.
 @require_http_methods(["GET", "POST"])
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
-    """GET asks for confirmation and changes nothing; POST unsubscribes the address."""
+    """GET offers the choices and changes nothing (mail scanners open links); a POST with
+    a choice does it; a POST without one (RFC 8058's one-click) does what fits the kind
+    of email the link came in: a game's emails become a daily digest."""
     try:
-        address = emails.address_for_token(token, emails.UNSUBSCRIBE_SALT)
+        address, kind = emails.unsubscribe_request(token)
     except signing.BadSignature:
         return render(request, "notifications/unsubscribe_bad.html", status=400)
+    offered = preferences.choices_for(kind)
     if request.method == "POST":
-        Suppression.objects.get_or_create(
-            address=address, defaults={"reason": Suppression.Reason.UNSUBSCRIBED}
+        form = UnsubscribeForm(request.POST, offered=offered)
+        if "choice" not in request.POST:
+            choice = preferences.one_click(kind)
+        elif form.is_valid():
+            choice = form.cleaned_data["choice"]
+        else:
+            context = {"address": address, "form": form}
+            return render(request, "notifications/unsubscribe.html", context, status=400)
+        done = preferences.choose(address, kind, choice)
+        return render(
+            request, "notifications/unsubscribed.html", {"address": address, "done": done}
         )
-        return render(request, "notifications/unsubscribed.html", {"address": address})
-    stopped = Suppression.for_address(address)
-    return render(
-        request, "notifications/unsubscribe.html", {"address": address, "stopped": stopped}
-    )
+    form = UnsubscribeForm(offered=offered, initial={"choice": offered[0][0]})
+    context = {"address": address, "form": form, "stopped": Suppression.for_address(address)}
+    return render(request, "notifications/unsubscribe.html", context)
 
 
 @csrf_exempt  # providers send no CSRF token: their shared secret and signature secure it
@@ -65,6 +75,7 @@ def resume(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         address = form.cleaned_data["token"]
         Suppression.objects.filter(address=address).delete()
+        MailPreference.objects.filter(address=address).delete()
         messages.success(request, f"Emails to {address} are on again.")
         target = form.cleaned_data["next"]
         if target and url_has_allowed_host_and_scheme(

@@ -64,7 +64,7 @@ def test_the_jobs_queue_a_task_for_each_due_thing_and_append_nothing(queued):
             ("end_vacation", away.pk),
             ("pause_clock", begun.seats.get(user=on_leave).pk),
             ("send_reminder", reminded.pk),
-            ("send_digest", reader.pk),
+            ("send_digest", reader.email),
         ]
     )
     assert report["deadlines due"] == 1 and report["reminders"] == 1

@@ -4,37 +4,94 @@ from django.test import Client
 from django.urls import reverse
 
 from notifications import emails
-from notifications.models import Suppression
+from notifications.models import MailPreference, Message, Suppression
 from tests.conftest import delivered
-from tests.factories import GameFactory
+from tests.factories import GameFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
 
-def unsubscribe_path(address: str) -> str:
-    return reverse("notifications:unsubscribe", args=[emails.unsubscribe_token(address)])
+def unsubscribe_path(address: str, kind: str) -> str:
+    return reverse("notifications:unsubscribe", args=[emails.unsubscribe_token(address, kind)])
 
 
 def test_get_of_the_unsubscribe_link_asks_and_changes_nothing(client):
-    response = client.get(unsubscribe_path("ada@example.org"))
+    response = client.get(unsubscribe_path("ada@example.org", "your_turn"))
     assert response.status_code == 200
-    assert b"Stop emails to ada@example.org?" in response.content
-    assert not Suppression.objects.exists()
+    page = response.content.decode()
+    assert "Fewer emails to ada@example.org" in page
+    assert "One email a day listing the games waiting for my move" in page
+    assert "Stop turn emails" in page and "Stop every email" in page
+    assert not Suppression.objects.exists() and not MailPreference.objects.exists()
 
 
-def test_one_click_post_unsubscribes_without_session_or_csrf_token():
-    client = Client(enforce_csrf_checks=True)
-    response = client.post(unsubscribe_path("Ada@Example.org"), {"List-Unsubscribe": "One-Click"})
+def test_one_click_from_a_game_email_moves_the_player_to_the_daily_digest():
+    client = Client(enforce_csrf_checks=True)  # RFC 8058: no session, no token
+    body = {"List-Unsubscribe": "One-Click"}
+    response = client.post(unsubscribe_path("Ada@Example.org", "your_turn"), body)
     assert response.status_code == 200
-    assert Suppression.objects.get().address == "ada@example.org"
-    assert Suppression.objects.get().reason == Suppression.Reason.UNSUBSCRIBED
+    assert "one email a day" in response.content.decode()
+    assert not Suppression.objects.exists()  # never all mail, mid-game
+    assert MailPreference.objects.get(address="ada@example.org").digest
     # Twice is fine.
-    assert client.post(unsubscribe_path("ada@example.org")).status_code == 200
-    assert Suppression.objects.count() == 1
+    assert client.post(unsubscribe_path("ada@example.org", "reminder"), body).status_code == 200
+    assert MailPreference.objects.count() == 1
+
+
+def test_one_click_of_an_account_holder_changes_their_account(client):
+    user = UserFactory(email="bea@example.org")
+    client.post(unsubscribe_path("bea@example.org", "round_scored"))
+    user.refresh_from_db()
+    assert user.email_mode == user.EmailMode.DAILY_DIGEST
+    assert not MailPreference.objects.exists()
+
+
+def test_one_click_from_an_invitation_stops_invitations_only(client):
+    client.post(unsubscribe_path("ada@example.org", "invitation"))
+    assert Suppression.stops("ada@example.org", "invitation")
+    assert not Suppression.stops("ada@example.org", "your_turn")
+    seat = GameFactory(started=False).seats.get(position=0)
+    seat.email = "ada@example.org"
+    assert emails.invitation(seat).status == Message.Status.SUPPRESSED
+
+
+@pytest.mark.parametrize(
+    "choice, stopped, running",
+    [
+        ("stop_kind", "round_scored", "your_turn"),
+        ("stop_all", "your_turn", "login_link"),
+    ],
+)
+def test_the_page_does_what_the_player_chose(client, choice, stopped, running):
+    path = unsubscribe_path("ada@example.org", "round_scored")
+    assert client.post(path, {"choice": choice}).status_code == 200
+    assert Suppression.stops("ada@example.org", stopped)
+    assert not Suppression.stops("ada@example.org", running)
+
+
+def test_an_email_queued_before_the_choice_is_not_sent_after_it(client):
+    game = GameFactory()
+    row = emails.round_scored(game, game.seats.all(), 1, game.version)[0]
+    client.post(unsubscribe_path(row.to, "round_scored"), {"choice": "stop_kind"})
+    assert delivered(row).status == Message.Status.SUPPRESSED
+
+
+def test_a_choice_the_page_does_not_offer_is_refused_and_changes_nothing(client):
+    path = unsubscribe_path("ada@example.org", "your_turn")
+    response = client.post(path, {"choice": "no_invitations"})
+    assert response.status_code == 400
+    assert "Select a valid choice" in response.content.decode()
+    assert not Suppression.objects.exists() and not MailPreference.objects.exists()
+
+
+def test_a_link_from_before_links_named_their_kind_still_stops_everything(client):
+    old = reverse("notifications:unsubscribe", args=[emails.unsubscribe_token("ada@example.org")])
+    assert client.post(old).status_code == 200
+    assert Suppression.objects.get().reason == Suppression.Reason.UNSUBSCRIBED
 
 
 def test_a_tampered_unsubscribe_link_changes_nothing(client):
-    path = unsubscribe_path("ada@example.org").rstrip("/") + "x/"
+    path = unsubscribe_path("ada@example.org", "your_turn").rstrip("/") + "x/"
     assert client.post(path).status_code == 400
     assert not Suppression.objects.exists()
 
@@ -48,6 +105,16 @@ def test_the_banner_shows_only_when_mail_is_stopped(rf):
     assert "We are not emailing seat0@example.com" in html
     assert "bounced" in html
     assert reverse("notifications:resume") in html
+
+
+def test_the_banner_says_when_a_player_chose_less_mail_and_undoes_it(client, rf):
+    seat = GameFactory().seats.get(position=0)
+    MailPreference.objects.create(address=seat.email, digest=True, stopped_kinds=["game_over"])
+    html = render_to_string("notifications/mail_banner.html", {"seat": seat}, rf.get("/s/x/"))
+    assert "seat0@example.com gets one email a day" in html
+    assert "You stopped game results." in html
+    client.post(reverse("notifications:resume"), {"token": emails.resume_token(seat.email)})
+    assert not MailPreference.objects.exists()
 
 
 def test_turning_mail_back_on_needs_the_signed_token_and_csrf():

@@ -1,0 +1,99 @@
+"""What a reader may choose when they unsubscribe, and what each choice does.
+
+An email's one-click unsubscribe (RFC 8058) must never silently stop a game in progress:
+for a game's emails it moves the reader to the daily digest, the least mail that still
+lets them play; an invitation's stops invitations; the page it opens offers the rest
+(stop one kind, stop everything). The choices are kept per address: on the account when
+the address has one (its email preference), else in ``MailPreference``.
+"""
+
+from __future__ import annotations
+
+from django.db import models, transaction
+
+from accounts.models import User, normalize_email
+from notifications import emails
+from notifications.models import MailPreference, Suppression
+
+# The emails of games one plays in: the one-click unsubscribe of these moves the reader
+# to the daily digest.
+GAME_KINDS = (
+    emails.YOUR_TURN,
+    emails.REMINDER,
+    emails.ROUND_SCORED,
+    emails.GAME_OVER,
+    emails.BOT_TOOK_OVER,
+)
+
+# What each kind is called on the page, as "Stop {name}".
+KIND_NAMES = {
+    emails.INVITATION: "invitations to games",
+    emails.YOUR_TURN: "turn emails",
+    emails.REMINDER: "reminders before a move is due",
+    emails.ROUND_SCORED: "round results",
+    emails.GAME_OVER: "game results",
+    emails.BOT_TOOK_OVER: "news of bots taking seats",
+    emails.DIGEST: "the daily digest",
+}
+
+
+class Choice(models.TextChoices):
+    DIGEST = "digest", "One email a day listing the games waiting for my move"
+    STOP_KIND = "stop_kind", "Stop this kind of email"
+    NO_INVITATIONS = "no_invitations", "Never invite me to a game again"
+    STOP_ALL = "stop_all", "Stop every email"
+
+
+def one_click(kind: str | None) -> str:
+    """What the one-click unsubscribe of a ``kind`` email does (None: a link from before
+    links named their kind, which stopped everything)."""
+    if kind is None:
+        return Choice.STOP_ALL
+    if kind in GAME_KINDS:
+        return Choice.DIGEST
+    if kind == emails.INVITATION:
+        return Choice.NO_INVITATIONS
+    return Choice.STOP_KIND
+
+
+def choices_for(kind: str | None) -> list[tuple[str, str]]:
+    """The choices the page offers for a ``kind`` email, the one-click one first."""
+    offered = []
+    if kind in GAME_KINDS:
+        offered.append((Choice.DIGEST, Choice.DIGEST.label))
+    if kind == emails.INVITATION:
+        offered.append((Choice.NO_INVITATIONS, Choice.NO_INVITATIONS.label))
+    elif kind in KIND_NAMES:
+        offered.append((Choice.STOP_KIND, f"Stop {KIND_NAMES[kind]}"))
+    offered.append((Choice.STOP_ALL, Choice.STOP_ALL.label))
+    return offered
+
+
+@transaction.atomic
+def choose(address: str, kind: str | None, choice: str) -> str:
+    """Do what the reader of ``address`` chose; return what was done, in words."""
+    address = normalize_email(address)
+    if choice == Choice.STOP_ALL:
+        Suppression.objects.get_or_create(
+            address=address, defaults={"reason": Suppression.Reason.UNSUBSCRIBED}
+        )
+        return "You will get no more emails from us at this address."
+    if choice == Choice.DIGEST:
+        account = User.objects.filter(email=address).first()
+        if account is not None:
+            account.email_mode = User.EmailMode.DAILY_DIGEST
+            account.save(update_fields=["email_mode"])
+        else:
+            MailPreference.objects.update_or_create(address=address, defaults={"digest": True})
+        return (
+            "Instead of an email each turn, you will get one email a day listing the games "
+            "waiting for your move."
+        )
+    stopped = emails.INVITATION if choice == Choice.NO_INVITATIONS else kind
+    if stopped not in KIND_NAMES:
+        raise ValueError(f"nothing to stop for {kind!r}")
+    preference, _ = MailPreference.objects.get_or_create(address=address)
+    if stopped not in preference.stopped_kinds:
+        preference.stopped_kinds = [*preference.stopped_kinds, stopped]
+        preference.save(update_fields=["stopped_kinds", "updated_at"])
+    return f"You will get no more {KIND_NAMES[stopped]} at this address."
