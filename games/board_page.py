@@ -18,22 +18,10 @@ from datetime import datetime
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
-from games import fragments, rules, snapshots
+from games import fragments, rules, snapshots, time_zones
 from games.board import board_svg, last_turn, render_svg, seat_colour, static_layer
 from games.forms import MoveForm
 from games.models import Game, Seat
-
-
-def viewer_timezone(seat: Seat) -> zoneinfo.ZoneInfo:
-    """The seat's account time zone, or UTC for players without an account."""
-    return _timezone(getattr(seat.user, "timezone", ""))
-
-
-def _timezone(name: str | None) -> zoneinfo.ZoneInfo:
-    try:
-        return zoneinfo.ZoneInfo(name or "UTC")
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return zoneinfo.ZoneInfo("UTC")
 
 
 @dataclass(frozen=True)
@@ -76,7 +64,7 @@ class Table:
             viewer=seat.position,
             viewer_is_bot=seat.is_bot,
             token=token,
-            timezone=_timezone(timezone).key,
+            timezone=time_zones.zone_name_for(timezone, game),
             seats=tuple(seats),
         )
 

@@ -7,6 +7,7 @@ from datetime import timedelta
 from django import forms
 from django.core.exceptions import ValidationError
 
+from accounts.forms import timezone_choices
 from accounts.text import refuse_control_characters
 from games import rules
 from games.board import line_label, point_label
@@ -183,6 +184,13 @@ class NewGameForm(forms.Form):
         help_text="Hours before the deadline at which the player to move is reminded.",
     )
     on_timeout = forms.ChoiceField(choices=Game.OnTimeout.choices, initial=Game.OnTimeout.BOT)
+    time_zone = forms.ChoiceField(
+        choices=timezone_choices,
+        initial="UTC",
+        required=False,
+        label="Time zone",
+        help_text="Deadlines are shown in it to players who have not chosen their own.",
+    )
     bot_takeover_after = forms.IntegerField(
         min_value=1,
         max_value=20,
@@ -229,6 +237,7 @@ class NewGameForm(forms.Form):
             on_timeout=data["on_timeout"],
             bot_takeover_after=data["bot_takeover_after"],
             start_now=data["start_when"] == "now",
+            time_zone=data["time_zone"] or "UTC",
         )
 
 

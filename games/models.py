@@ -62,6 +62,11 @@ class Game(models.Model):
         help_text="Hours before a deadline at which the player to move is reminded.",
     )
     on_timeout = models.CharField(max_length=8, choices=OnTimeout.choices, default=OnTimeout.BOT)
+    time_zone = models.CharField(
+        max_length=64,
+        default="UTC",
+        help_text="Deadlines are shown in it to players who have not chosen their own.",
+    )
     bot_takeover_after = models.PositiveSmallIntegerField(
         default=3, help_text="Timeouts in a row after which a bot keeps the seat."
     )

@@ -62,6 +62,7 @@ class GameSettings:
     on_timeout: str = Game.OnTimeout.BOT
     bot_takeover_after: int = 3
     start_now: bool = False
+    time_zone: str = "UTC"
 
 
 def load_state(game: Game):
@@ -227,7 +228,16 @@ def open_game(settings: GameSettings, seats: Sequence[SeatSpec], created_by=None
         game.on_timeout = settings.on_timeout
         game.bot_takeover_after = settings.bot_takeover_after
         game.reminder_hours = list(settings.reminder_hours)
-        game.save(update_fields=["title", "on_timeout", "bot_takeover_after", "reminder_hours"])
+        game.time_zone = settings.time_zone
+        game.save(
+            update_fields=[
+                "title",
+                "on_timeout",
+                "bot_takeover_after",
+                "reminder_hours",
+                "time_zone",
+            ]
+        )
         invited = list(game.seats.filter(joined_at__isnull=True, is_bot=False))
         for seat in invited:
             if seats[seat.position].invite:

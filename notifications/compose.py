@@ -20,7 +20,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 
 from accounts.text import one_line
-from games import links, narration, rules, snapshots
+from games import links, narration, rules, snapshots, time_zones
 from games.models import Event, Game
 from notifications import digests, emails
 from notifications.models import Message
@@ -134,6 +134,22 @@ def render(draft: Draft) -> Composed:
     )
 
 
+def _zone(seat) -> str:
+    """The time zone the recipient reads deadlines in."""
+    return time_zones.zone_name_for(getattr(seat.user, "timezone", ""), seat.game)
+
+
+def _joined_with(state, position: int, names: list[str]) -> list[str]:
+    """The other players whose track ``position``'s network now reaches (built track is
+    everyone's: a player may build on from it)."""
+    mine = rules.network(state, position)
+    return [
+        names[other]
+        for other, start in enumerate(state.starts)
+        if other != position and start is not None and start in mine
+    ]
+
+
 def _subject(game: Game, what: str) -> str:
     return f"{what} · {game.display_name}"
 
@@ -171,6 +187,7 @@ def _invitation(message: Message):
             "joined": seat.joined_at is not None,
             "seat_url": links.url_with_nonce(seat, nonce),
             "time_per_move": game.time_per_move,
+            "board_title": rules.get_board(game.board).title,
         },
     )
 
@@ -209,6 +226,8 @@ def _your_turn(message: Message):
             "round": state.round,
             "scores": _table(state.scores, names),
             "deadline": game.deadline,
+            "zone": _zone(seat),
+            "joined_with": _joined_with(state, position, names),
             "seat_url": links.seat_url(seat),
         },
     )
@@ -236,6 +255,7 @@ def _round_scored(message: Message):
             "round": facts["round"],
             "rows": rows,
             "ends_at": scoring["game_ends_at_score"],
+            "closer": " and ".join(names[p] for p in scoring["connected"]),
             "seat_url": links.seat_url(seat),
         },
     )
@@ -285,6 +305,7 @@ def _reminder(message: Message):
             "seat": seat,
             "hours": hours,
             "deadline": game.deadline,
+            "zone": _zone(seat),
             "on_timeout": game.on_timeout,
             "seat_url": links.seat_url(seat),
         },
@@ -295,15 +316,24 @@ def _digest(message: Message):
     seats = digests.waiting_seats(message.facts["address"])
     if not seats:
         raise NotNeeded  # every game moved on since the digest was queued
-    games = [
-        {"game": seat.game, "seat_url": links.seat_url(seat), "deadline": seat.game.deadline}
-        for seat in seats
-    ]
+    games = []
+    for seat in seats:
+        state = snapshots.current(seat.game).state
+        started = state.starts[seat.position] is not None
+        games.append(
+            {
+                "game": seat.game,
+                "round": state.round,
+                "missing_cost": rules.missing_cost(state, seat.position) if started else None,
+                "deadline": seat.game.deadline,
+                "seat_url": links.seat_url(seat),
+            }
+        )
     count = len(games)
     return (
         f"{count} game{'s' if count != 1 else ''} waiting for your move",
         "digest",
-        {"user": seats[0].user, "games": games},
+        {"user": seats[0].user, "games": games, "zone": _zone(seats[0])},
     )
 
 

@@ -37,7 +37,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
     A player whose address is over its invitation limits gets a seat but no invitation;
     the creator is told who.
     """
-    form = NewGameForm(request.POST or None)
+    form = NewGameForm(request.POST or None, initial={"time_zone": request.user.timezone})
     players = PlayerFormSet(request.POST or None, prefix="players")
     if request.method == "POST" and form.is_valid() and players.is_valid():
         user = request.user

@@ -13,7 +13,7 @@ from games.services import load_state, record_seen, submit_move
 from notifications import emails
 from notifications.models import Message
 from tests.conftest import delivered, play_turn, sent
-from tests.factories import GameFactory
+from tests.factories import GameFactory, UserFactory
 from tests.minute_jobs import run_minute_jobs
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("anymail_backend")]
@@ -102,3 +102,62 @@ def test_a_round_email_shows_that_round_after_the_next_has_begun(
         for city in hand:
             assert city in row.body_text
     assert mail.outbox[-1].extra_headers["Message-ID"].startswith(f"<{row.token}@")
+
+
+def test_a_your_turn_email_gives_the_deadline_in_words_on_the_readers_clock():
+    game = GameFactory()  # its first your-turn email is queued, not yet delivered
+    game.deadline = timezone.now() + timedelta(days=2, hours=1, minutes=1)
+    game.time_zone = "Europe/Berlin"
+    game.save()
+    seat = game.seats.get(position=load_state(game).seat_to_move)
+    row = delivered(Message.objects.get(kind="your_turn", to=seat.email))
+    assert "Move in 2\xa0days, 1\xa0hour (" in row.body_text
+    assert " CET)" in row.body_text or " CEST)" in row.body_text  # the game's zone
+    seat.user = UserFactory(timezone="America/New_York")
+    seat.save()
+    again = delivered(emails.reminder(game, seat, 24))
+    assert " EST)." in again.body_text or " EDT)." in again.body_text  # their own zone
+
+
+def test_an_invitation_says_who_invites_and_that_nothing_more_comes(
+    django_capture_on_commit_callbacks,
+):
+    game = GameFactory(started=False, created_by=UserFactory(name="Ada"))
+    game.time_per_move = timedelta(days=2)
+    game.save()
+    seat = game.seats.get(position=1)
+    seat.joined_at = None
+    seat.save()
+    row = delivered(emails.invitation(seat))
+    assert "Ada invites you to play" in row.body_text
+    assert "a game of TransAmerica" in row.body_text
+    assert "Each player has 2\xa0days for a move." in row.body_text
+    assert "Nothing more comes from us unless you join." in row.body_text
+    assert "because Ada invited you" in row.body_text
+    assert "because you play" not in row.body_text
+
+
+def test_a_sign_in_email_says_it_works_once_within_an_hour():
+    row = delivered(emails.login_link("ada@example.org", "https://railmail.example.org/l/x/"))
+    assert "works once, within an hour" in row.body_text
+    assert "List-Unsubscribe" not in row.headers  # asked for there and then
+
+
+def test_one_missed_deadline_is_one_deadline(django_capture_on_commit_callbacks):
+    game = started_game(django_capture_on_commit_callbacks)
+    game.bot_takeover_after = 1
+    game.save()
+    seats = list(game.seats.all())
+    row = delivered(emails.bot_took_over(game, seats, seats[0], game.version)[1])
+    assert "missed 1 deadline in a row" in row.body_text
+
+
+def test_a_digest_shows_each_games_round_missing_track_and_deadline():
+    user = UserFactory(email_mode="daily_digest", timezone="Europe/Berlin")
+    game = GameFactory()
+    game.deadline = timezone.now() + timedelta(hours=5)
+    game.save()
+    game.seats.filter(position=game.seat_to_move).update(user=user, email=user.email)
+    row = delivered(emails.digest(user.email, timezone.now().date()))
+    assert f"{game.display_name}, round 1" in row.body_text
+    assert "Move in 4\xa0hours, 59\xa0minutes (" in row.body_text

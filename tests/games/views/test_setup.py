@@ -24,6 +24,7 @@ def new_game_data(**changes):
         "bot_takeover_after": "3",
         "creator_plays": "on",
         "start_when": "accepted",
+        "time_zone": "Europe/Berlin",
         "players-TOTAL_FORMS": "5",
         "players-INITIAL_FORMS": "0",
         "players-MIN_NUM_FORMS": "0",
@@ -60,6 +61,15 @@ def test_creating_a_game_needs_an_account(client):
     response = client.get(reverse("games:new"))
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("accounts:login"))
+
+
+def test_a_new_game_keeps_the_time_zone_its_creator_chose(client, creator):
+    form = client.get(reverse("games:new")).content.decode()
+    assert 'value="UTC" selected' in form  # the creator's own zone, to start with
+    client.post(reverse("games:new"), new_game_data(start_when="now"))
+    assert Game.objects.get().time_zone == "Europe/Berlin"
+    refused = client.post(reverse("games:new"), new_game_data(time_zone="Mars/Olympus"))
+    assert refused.status_code == 200 and "Select a valid choice" in refused.content.decode()
 
 
 def test_creating_a_game_invites_the_players(client, creator, django_capture_on_commit_callbacks):
