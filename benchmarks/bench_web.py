@@ -85,7 +85,7 @@ def build(pool_size: int, out: Path) -> None:
 
     from games import bots, rules, services
     from games.links import seat_path
-    from games.models import Event, Game, Seat
+    from games.models import Event, Game, Seat, new_thread_token
 
     def long_log() -> tuple[list[dict], int]:
         """A 6-player TransEuropa game that reaches round 4, and its length there."""
@@ -128,6 +128,7 @@ def build(pool_size: int, out: Path) -> None:
             copy = Game.objects.get(pk=template.pk)
             copy.pk = None
             copy.title = f"pool {n}"
+            copy.thread_token = new_thread_token()
             copy.save()
             Seat.objects.bulk_create(
                 Seat(
