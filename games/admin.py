@@ -1,6 +1,8 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import Count
+from django.utils import timezone
 
-from games.models import Event, Game, Seat
+from games.models import Event, Game, Seat, TalkBlock, TalkMessage, TalkReport
 
 
 class ReadOnlyMixin:
@@ -97,3 +99,68 @@ class EventAdmin(ReadOnlyMixin, admin.ModelAdmin):
     search_fields = ("game__id", "type")
     fields = ("game", "seq", "type", "data", "created_at")
     readonly_fields = fields
+
+
+@admin.register(TalkMessage)
+class TalkMessageAdmin(admin.ModelAdmin):
+    """Table talk, for staff to act on reports: hide a message, stop its writer."""
+
+    list_display = ("created_at", "game", "writer", "excerpt", "report_count", "hidden_at")
+    list_filter = ("hidden_at", "via")
+    search_fields = ("text", "seat__name", "seat__email")
+    readonly_fields = ("game", "seat", "text", "via", "created_at")
+    actions = ("hide", "hide_and_block_writers")
+
+    def get_queryset(self, request):
+        return (
+            super().get_queryset(request).select_related("seat").annotate(reported=Count("reports"))
+        )
+
+    @admin.display(description="writer")
+    def writer(self, message: TalkMessage) -> str:
+        return f"{message.seat.name} <{message.seat.email}>"
+
+    @admin.display(description="message")
+    def excerpt(self, message: TalkMessage) -> str:
+        return message.text[:80]
+
+    @admin.display(description="reports", ordering="reported")
+    def report_count(self, message: TalkMessage) -> int:
+        return message.reported
+
+    @admin.action(description="Hide the selected messages from the players")
+    def hide(self, request, queryset) -> None:
+        hidden = _hide(queryset)
+        self.message_user(request, f"{hidden} message(s) hidden.", messages.SUCCESS)
+
+    @admin.action(description="Hide them, and stop their writers from talking in any game")
+    def hide_and_block_writers(self, request, queryset) -> None:
+        addresses = {m.seat.email.lower() for m in queryset if m.seat.email}
+        for address in addresses:
+            TalkBlock.objects.get_or_create(address=address, defaults={"reason": "Reported talk"})
+        hidden = _hide(queryset)
+        self.message_user(
+            request,
+            f"{hidden} message(s) hidden; {len(addresses)} writer(s) stopped from talking.",
+            messages.SUCCESS,
+        )
+
+
+def _hide(queryset) -> int:
+    now = timezone.now()
+    TalkReport.objects.filter(message__in=queryset, handled_at__isnull=True).update(handled_at=now)
+    return queryset.filter(hidden_at__isnull=True).update(hidden_at=now)
+
+
+@admin.register(TalkReport)
+class TalkReportAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("created_at", "message", "seat", "handled_at")
+    list_filter = ("handled_at",)
+
+
+@admin.register(TalkBlock)
+class TalkBlockAdmin(admin.ModelAdmin):
+    """Addresses stopped from table talk; delete a row to let its writer talk again."""
+
+    list_display = ("address", "reason", "created_at")
+    search_fields = ("address",)

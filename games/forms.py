@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 
 from accounts.forms import timezone_choices
 from accounts.text import refuse_control_characters
-from games import rules
+from games import rules, talk
 from games.board import line_label, point_label
 from games.bots import BOTS
 from games.models import Game
@@ -299,3 +299,14 @@ class BasePlayerFormSet(forms.BaseFormSet):
 PlayerFormSet = forms.formset_factory(
     PlayerForm, formset=BasePlayerFormSet, extra=5, max_num=6, validate_max=True
 )
+
+
+class TalkForm(forms.Form):
+    """A table-talk message (games.talk checks the rest: length, rate, blocks)."""
+
+    text = forms.CharField(
+        label="Message to the table",
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=talk.MAX_LENGTH,
+        help_text=f"Everyone at this table reads it; at most {talk.MAX_LENGTH} characters.",
+    )

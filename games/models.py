@@ -259,3 +259,75 @@ class Event(models.Model):
 
     def as_engine_event(self) -> dict:
         return {"type": self.type, "seq": self.seq, **self.data}
+
+
+class TalkMessage(models.Model):
+    """A short message from one player to the others at the table (table talk).
+
+    It belongs to the game's players: never shown on the public pages of a finished game,
+    never in its public record. Staff may hide one (it stays, for the record of what was
+    reported).
+    """
+
+    class Via(models.TextChoices):
+        BOARD = "board", "The board page"
+        EMAIL = "email", "A reply to an email"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="talk")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="talk")
+    text = models.TextField()
+    via = models.CharField(max_length=8, choices=Via.choices, default=Via.BOARD)
+    created_at = models.DateTimeField(default=timezone.now)
+    hidden_at = models.DateTimeField(
+        null=True, blank=True, help_text="When staff hid it; players no longer see it."
+    )
+
+    class Meta:
+        ordering = ["game", "created_at", "pk"]
+        indexes = [models.Index(fields=["game", "created_at"], name="games_talk_by_game")]
+
+    def __str__(self) -> str:
+        return f"{self.seat.name} in game {self.game_id}: {self.text[:40]}"
+
+
+class TalkMute(models.Model):
+    """``seat``'s player does not want to read ``muted``'s messages in this game."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="mutes")
+    muted = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="muted_by")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["seat", "muted"], name="games_talkmute_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seat.name} mutes {self.muted.name}"
+
+
+class TalkReport(models.Model):
+    """A player told staff that a message is abusive; staff decide in the admin."""
+
+    message = models.ForeignKey(TalkMessage, on_delete=models.CASCADE, related_name="reports")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="talk_reports")
+    created_at = models.DateTimeField(default=timezone.now)
+    handled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["message", "seat"], name="games_talkreport_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"Report of message {self.message_id} by {self.seat.name}"
+
+
+class TalkBlock(models.Model):
+    """An address staff stopped from table talk, in every game."""
+
+    address = models.EmailField(unique=True)
+    reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return self.address

@@ -18,3 +18,7 @@ events_appended = Signal()
 # link, with ``seat``, ``reminder`` (True when it repeats an invitation not yet taken) and
 # ``fresh_link`` (True when the email carries the seat's pending fresh link).
 seat_invited = Signal()
+
+# Sent after a player's report of a table-talk message has committed, with ``message``
+# (the TalkMessage) and ``seat`` (the reporter's Seat): staff are told.
+talk_reported = Signal()

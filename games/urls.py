@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.views import history, home, play, setup, watch
+from games.views import history, home, play, setup, talk, watch
 
 app_name = "games"
 
@@ -16,6 +16,9 @@ urlpatterns = [
     path("s/<str:token>/fresh-link/", play.fresh_link, name="fresh_link"),
     path("s/<str:token>/version/", watch.version, name="version"),
     path("s/<str:token>/seen/", watch.seen, name="seen"),
+    path("s/<str:token>/talk/", talk.write, name="talk"),
+    path("s/<str:token>/talk/mute/<int:position>/", talk.mute, name="talk_mute"),
+    path("s/<str:token>/talk/report/<int:message_id>/", talk.report, name="talk_report"),
     path("new/", setup.new_game, name="new"),
     path("games/<int:game_id>/manage/", setup.manage, name="manage"),
     path("games/<int:game_id>/seats/<int:position>/remind/", setup.remind, name="remind"),

@@ -17,10 +17,11 @@ from dataclasses import dataclass, field
 from email.utils import parseaddr
 
 from django.conf import settings
+from django.db.models import Subquery
 from django.template.loader import render_to_string
 
 from accounts.text import one_line
-from games import links, narration, rules, snapshots, time_zones
+from games import links, narration, rules, snapshots, talk, time_zones
 from games.models import Event, Game
 from notifications import digests, emails
 from notifications.models import Message
@@ -36,6 +37,27 @@ LISTS = {
     emails.BOT_TOOK_OVER: "seat changes",
     emails.DIGEST: "daily digests",
 }
+
+
+# The emails about a game that carry its table talk since the reader's last email.
+TALK_KINDS = (
+    emails.YOUR_TURN,
+    emails.REMINDER,
+    emails.ROUND_SCORED,
+    emails.GAME_OVER,
+    emails.BOT_TOOK_OVER,
+)
+
+
+def talk_news(seat) -> list:
+    """The table talk ``seat``'s player has not been emailed yet: what the others said
+    since the last email sent to them about this game."""
+    last_sent = (
+        Message.objects.filter(game_id=seat.game_id, to=seat.email, status=Message.Status.SENT)
+        .order_by("-sent_at")
+        .values("sent_at")[:1]
+    )
+    return talk.news_for(seat, Subquery(last_sent))
 
 
 @dataclass
@@ -96,6 +118,8 @@ def gather(message: Message) -> Draft | None:
         subject, template, context = BUILDERS[message.kind](message)
     except NotNeeded:
         return None
+    if message.kind in TALK_KINDS and message.seat is not None:
+        context["talk"] = talk_news(message.seat)
     unsubscribe = emails.unsubscribe_url(message.to, message.kind)
     context = {
         "site_name": settings.SITE_NAME,
@@ -323,6 +347,7 @@ def _digest(message: Message):
         games.append(
             {
                 "game": seat.game,
+                "talk": talk_news(seat),
                 "round": state.round,
                 "missing_cost": rules.missing_cost(state, seat.position) if started else None,
                 "deadline": seat.game.deadline,

@@ -12,8 +12,8 @@ from django.dispatch import receiver
 
 from accounts.models import normalize_email
 from games import rules
-from games.signals import events_recorded, seat_invited
-from notifications import digests, emails, tasks
+from games.signals import events_recorded, seat_invited, talk_reported
+from notifications import digests, emails, outbox, tasks
 from notifications.models import Message, Suppression
 
 
@@ -76,4 +76,15 @@ def record_provider_event(sender, event, esp_name: str, **kwargs) -> None:
             "reason": reasons[event.event_type],
             "detail": f"{esp_name}: {detail}".strip()[:2000],
         },
+    )
+
+
+@receiver(talk_reported, dispatch_uid="notifications.tell_staff_of_a_report")
+def tell_staff_of_a_report(sender, message, seat, **kwargs) -> None:
+    """Staff decide about a reported message in the admin: tell them there is one."""
+    outbox.tell_operator(
+        f"Table talk reported in game {message.game_id}",
+        f"{seat.name} reported this message by {message.seat.name} in game "
+        f"{message.game_id}:\n\n{message.text}\n\nHide it, and stop its writer from "
+        "talking, in the admin: Games > Talk messages.\n",
     )

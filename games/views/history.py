@@ -56,7 +56,10 @@ def seat_replay(request: HttpRequest, seat: Seat) -> HttpResponse:
     base = reverse("games:seat_replay", args=[token])
     record_url = reverse("games:seat_record", args=[token])
     board_url = reverse("games:seat", args=[token])
-    return _replay(request, seat.game, seat, base, record_url, board_url=board_url)
+    # The game's history for its players holds their table talk; the public replay not.
+    return _replay(
+        request, seat.game, seat, base, record_url, board_url=board_url, talk_token=token
+    )
 
 
 def record(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -81,6 +84,7 @@ def _replay(
     base: str,
     record_url: str,
     board_url: str = "",
+    talk_token: str = "",
 ) -> HttpResponse:
     form = ReplayStepForm(request.GET)
     wanted = form.cleaned_data["move"] if form.is_valid() else None
@@ -103,6 +107,8 @@ def _replay(
         board_url=board_url,
     )
     context = {"game": game, "main": replay_page.replay_part(request, game, page)}
+    if talk_token:
+        context |= {"talk_seat": seat, "talk_token": talk_token}
     response = render(request, "games/replay.html", context, status=status)
     if game.status != Game.Status.FINISHED and seat is not None:
         # A running game's replay shows the viewer's hand: no copy in any cache.
