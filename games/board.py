@@ -25,7 +25,7 @@ from functools import cache
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from games import rules
+from games import places, rules
 
 SCALE = 40  # pixels between neighbouring crossing points
 MARGIN = 28
@@ -119,7 +119,7 @@ def board_svg(
                 **geometry,
                 "cost": cost,
                 "pickable": line_id in pickable_lines,
-                "title": line_label(board, line_id) if line_id in pickable_lines else "",
+                "title": places.line_label(board, line_id) if line_id in pickable_lines else "",
             }
         )
         track = state.built.get(line_id)
@@ -276,38 +276,3 @@ def _own_hand(state: rules.GameState, viewer: int | None) -> tuple[str, ...]:
     if viewer is None or not state.hands:
         return ()
     return state.hands[viewer]
-
-
-@cache
-def point_label(board: rules.Board, index: int) -> str:
-    """A name for a crossing point a player can find: the city, or the nearest one."""
-    city = board.city_at.get(index)
-    col, row = board.points[index]
-    if city is not None:
-        return city.name
-    x, y = xy((col, row))
-    nearest = min(
-        board.cities,
-        key=lambda c: (xy(c.point)[0] - x) ** 2 + (xy(c.point)[1] - y) ** 2,
-    )
-    return f"({col},{row}) near {nearest.name}"
-
-
-DIRECTIONS = {
-    (1, 0): "east",
-    (-1, 0): "west",
-    (0, 1): "south-west",
-    (1, 1): "south-east",
-    (0, -1): "north-east",
-    (-1, -1): "north-west",
-}
-
-
-@cache
-def line_label(board: rules.Board, line_id: int) -> str:
-    """Words for a line: where it starts, which way it runs, and whether it is double."""
-    a, b, cost = board.lines[line_id]
-    (ca, ra), (cb, rb) = board.points[a], board.points[b]
-    direction = DIRECTIONS.get((cb - ca, rb - ra), "")
-    kind = "double line, costs 2" if cost == 2 else "single line"
-    return f"{point_label(board, a)} {direction} to {point_label(board, b)} ({kind})"

@@ -10,9 +10,9 @@ from django.core.exceptions import ValidationError
 from accounts.forms import timezone_choices
 from accounts.text import refuse_control_characters
 from games import rules, talk
-from games.board import line_label, point_label
 from games.bots import BOTS
 from games.models import Game
+from games.places import line_label, point_name
 from games.services import GameSettings, SeatSpec
 
 
@@ -51,13 +51,13 @@ class MoveForm(forms.Form):
         self.start_point_ids = (
             sorted(
                 (board.point_index[p] for p in rules.legal_start_points(state)),
-                key=lambda i: (i not in board.city_at, point_label(board, i)),
+                key=lambda i: (i not in board.city_at, point_name(board, i)),
             )
             if self.placing
             else []
         )
         self.fields["point"].choices = [("", "Choose a crossing point")] + [
-            (i, point_label(board, i)) for i in self.start_point_ids
+            (i, point_name(board, i)) for i in self.start_point_ids
         ]
         self.fields["line1"].choices = [("", "Choose a line")] + [
             (i, line_label(board, i)) for i in self.first_line_ids

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from games import rules
-from games.rules.moves import format_point
+from games import places, rules
 
 Names = list[str]
 
@@ -41,20 +40,23 @@ def _round_started(event: dict, state: rules.GameState, names: Names) -> str:
 
 def _start_placed(event: dict, state: rules.GameState, names: Names) -> str:
     board = state.board
-    point = tuple(event["point"])
-    city = board.city_at.get(board.point_index.get(point, -1))
-    where = f"in {city.name}" if city else f"at {format_point(point)}"
-    return f"{_name(names, event['seat'])} places their start marker {where}."
+    index = board.point_index.get(tuple(event["point"]))
+    where = "somewhere off the board" if index is None else places.point_name(board, index)
+    at = "in" if index in board.city_at else "at"
+    return f"{_name(names, event['seat'])} places their start marker {at} {where}."
 
 
 def _track_built(event: dict, state: rules.GameState, names: Names) -> str:
-    count = len(event["lines"])
-    coloured = len(event.get("exclusive") or ())
-    what = "one track" if count == 1 else f"{count} tracks"
-    note = f", {coloured} of them coloured" if coloured and count > 1 else ""
-    if coloured and count == 1:
-        what = "one coloured track"
-    return f"{_name(names, event['seat'])} builds {what}{note}."
+    board = state.board
+    # "exclusive": the indexes, in "lines", of the lines built as coloured track.
+    coloured = set(event.get("exclusive") or ())
+    lines = []
+    for n, line in enumerate(event["lines"]):
+        line_id = board.line_id(rules.as_line(line))
+        words = places.line_name(board, line_id) if line_id is not None else str(line)
+        lines.append(f"{words} (coloured)" if n in coloured else words)
+    what = "one track" if len(lines) == 1 else f"{len(lines)} tracks"
+    return f"{_name(names, event['seat'])} builds {what}: {_and(lines)}."
 
 
 def _turn_passed(event: dict, state: rules.GameState, names: Names) -> str:

@@ -3,7 +3,8 @@ import math
 import pytest
 
 from games import rules
-from games.board import SCALE, board_svg, last_turn, line_label, xy
+from games.board import SCALE, board_svg, last_turn, xy
+from games.places import line_label
 from games.services import load_state
 from tests.conftest import play_turn
 from tests.factories import GameFactory
@@ -70,5 +71,5 @@ def test_line_labels_name_direction_and_kind():
     double = next(i for i, (_a, _b, cost) in enumerate(board.lines) if cost == 2)
     assert "double line, costs 2" in line_label(board, double)
     single = board.line_id(((0, 0), (0, 1)))
-    assert "south-west" in line_label(board, single)
-    assert "single line" in line_label(board, single)
+    assert " to " in line_label(board, single)
+    assert "costs 1" in line_label(board, single)

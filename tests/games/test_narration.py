@@ -11,9 +11,14 @@ class TestDescribe:
     def test_moves_are_told_in_words(self):
         assert self.describe({"type": "turn_passed", "seat": 1}) == "Grace cannot build and passes."
         built = {"type": "track_built", "seat": 0, "lines": [[[0, 0], [1, 0]], [[1, 0], [2, 0]]]}
-        assert self.describe(built) == "Ada builds 2 tracks."
+        where = "Seattle to 1 east of Seattle and 1 east of Seattle to 1 north-west of Helena"
+        assert self.describe(built) == f"Ada builds 2 tracks: {where}."
         built["exclusive"] = [1]
-        assert self.describe(built) == "Ada builds 2 tracks, 1 of them coloured."
+        coloured = "1 east of Seattle to 1 north-west of Helena (coloured)"
+        assert (
+            self.describe(built)
+            == f"Ada builds 2 tracks: Seattle to 1 east of Seattle and {coloured}."
+        )
 
     def test_a_start_marker_in_a_city_names_it(self):
         board = rules.get_board("transamerica")
