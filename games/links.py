@@ -122,6 +122,12 @@ def rotate_link(seat: Seat) -> None:
     seat.save(update_fields=["link_nonce", "pending_link_nonce"])
 
 
+def suggestion_url(seat: Seat, version: int, number: int) -> str:
+    """The absolute link to play suggestion ``number`` of the email built at ``version``."""
+    args = [make_token(seat), version, number]
+    return settings.SITE_URL + reverse("games:suggested", args=args)
+
+
 def replay_url(game: Game) -> str:
     """The absolute URL of ``game``'s replay page."""
     return settings.SITE_URL + reverse("games:replay", args=[game.pk])

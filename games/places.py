@@ -185,6 +185,11 @@ ENDS = re.compile(r"\s+to\s+|\s+-\s+|\s*–\s*")
 NOTE = re.compile(r"\s*\([^()]*[a-z][^()]*\)\s*$")
 
 
+def looks_like_a_line(text: str) -> bool:
+    """Whether ``text`` names two ends (a line), not one point."""
+    return len(ENDS.split(NOTE.sub("", text.strip()))) > 1
+
+
 def line_named(board: rules.Board, text: str) -> int:
     """The id of the line ``text`` names (its two ends, either way round); raises
     UnknownPlace saying why not."""

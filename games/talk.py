@@ -46,14 +46,14 @@ def post(
         raise Refused("Bots do not talk.")
     if not text:
         raise Refused("Write something first.")
-    if len(text) > MAX_LENGTH:
-        raise Refused(f"A message is at most {MAX_LENGTH} characters; yours has {len(text)}.")
-    if sent_text and quotes(text, sent_text):
+    if sent_text and quotes(text, sent_text):  # first: the likeliest reason it is long
         raise Refused(
             "Your reply still holds our email below it (we could not cut the quoted part "
             "off), and that may show your cities: it was not posted. Write your message "
             "on its own, or on the board page."
         )
+    if len(text) > MAX_LENGTH:
+        raise Refused(f"A message is at most {MAX_LENGTH} characters; yours has {len(text)}.")
     if seat.email and TalkBlock.objects.filter(address=seat.email.lower()).exists():
         raise Refused("Table talk from this address has been stopped by the site's staff.")
     with transaction.atomic():

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.views import history, home, play, setup, talk, watch
+from games.views import history, home, play, setup, suggested, talk, watch
 
 app_name = "games"
 
@@ -15,6 +15,7 @@ urlpatterns = [
     path("s/<str:token>/join/", play.join, name="join"),
     path("s/<str:token>/fresh-link/", play.fresh_link, name="fresh_link"),
     path("s/<str:token>/version/", watch.version, name="version"),
+    path("s/<str:token>/play/<int:version>/<int:number>/", suggested.play, name="suggested"),
     path("s/<str:token>/seen/", watch.seen, name="seen"),
     path("s/<str:token>/talk/", talk.write, name="talk"),
     path("s/<str:token>/talk/mute/<int:position>/", talk.mute, name="talk_mute"),

@@ -2,7 +2,7 @@ from django.contrib import admin, messages
 from django.utils import timezone
 
 from notifications import outbox, tasks
-from notifications.models import Message, Suppression
+from notifications.models import InboundMail, Message, Suppression
 
 
 @admin.register(Message)
@@ -41,3 +41,24 @@ class SuppressionAdmin(admin.ModelAdmin):
     list_display = ["address", "reason", "created_at"]
     list_filter = ["reason"]
     search_fields = ["address"]
+
+
+@admin.register(InboundMail)
+class InboundMailAdmin(admin.ModelAdmin):
+    """Every reply received, and what became of it (played, talk, ignored, refused)."""
+
+    list_display = ("received_at", "sender", "seat", "outcome")
+    list_filter = ("outcome",)
+    search_fields = ("sender", "message_id")
+    readonly_fields = (
+        "message_id",
+        "sender",
+        "recipient",
+        "seat",
+        "received_at",
+        "outcome",
+        "detail",
+    )
+
+    def has_add_permission(self, request) -> bool:
+        return False

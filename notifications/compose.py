@@ -21,9 +21,9 @@ from django.db.models import Subquery
 from django.template.loader import render_to_string
 
 from accounts.text import one_line
-from games import links, narration, rules, snapshots, talk, time_zones
+from games import links, narration, rules, snapshots, suggestions, talk, time_zones
 from games.models import Event, Game
-from notifications import digests, emails
+from notifications import digests, emails, reply_addresses, reply_grammar
 from notifications.models import Message
 
 # What each kind's List-Id calls its list (RFC 2919): players filter on it.
@@ -36,6 +36,7 @@ LISTS = {
     emails.GAME_OVER: "game results",
     emails.BOT_TOOK_OVER: "seat changes",
     emails.DIGEST: "daily digests",
+    emails.REPLY_ANSWER: "answers to replies",
 }
 
 
@@ -106,6 +107,17 @@ def list_id(kind: str) -> str:
     return f"{settings.SITE_NAME} {LISTS.get(kind, kind)} <{slug}.{mail_domain()}>"
 
 
+def reply_to(message: Message) -> str:
+    """Where a reply goes: a game email's reader may answer it (a move, or words for the
+    table) at their own reply address; other replies reach the operator."""
+    if message.seat is not None and message.game is not None:
+        version = message.facts.get("version") or message.game.version
+        address = reply_addresses.reply_address(message.seat, version)
+        if address:
+            return address
+    return settings.RAILMAIL_REPLY_TO
+
+
 def compose(message: Message) -> Composed | None:
     """The email of outbox row ``message``, or None when it is no longer needed."""
     draft = gather(message)
@@ -135,7 +147,7 @@ def gather(message: Message) -> Draft | None:
         "Auto-Submitted": "auto-generated",
         "X-Auto-Response-Suppress": "All",
         "List-Id": list_id(message.kind),
-        "Reply-To": settings.RAILMAIL_REPLY_TO,
+        "Reply-To": reply_to(message),
     }
     if message.kind != emails.LOGIN_LINK:  # asked for there and then: nothing to stop
         # RFC 8058: the provider or mail client may POST here to unsubscribe in one click.
@@ -253,6 +265,15 @@ def _your_turn(message: Message):
             "zone": _zone(seat),
             "joined_with": _joined_with(state, position, names),
             "seat_url": links.seat_url(seat),
+            "suggestions": [
+                {
+                    "number": offer.number,
+                    "words": offer.words,
+                    "url": links.suggestion_url(seat, version, offer.number),
+                }
+                for offer in suggestions.suggestions(state, position)
+            ],
+            "reply_hint": reply_grammar.HINT if settings.RAILMAIL_INBOUND_DOMAIN else "",
         },
     )
 
@@ -362,6 +383,27 @@ def _digest(message: Message):
     )
 
 
+def _reply_answer(message: Message):
+    game, seat = message.game, message.seat
+    state = snapshots.current(game).state
+    position = seat.position
+    yours = state is not None and state.seat_to_move == position and not state.is_over
+    to_move = state.seat_to_move if state is not None else None
+    return (
+        _subject(game, "Your reply was not played"),
+        "reply_answer",
+        {
+            "seat": seat,
+            "why": message.facts["why"],
+            "yours": yours,
+            "cities": list(state.hands[position]) if state and state.hands else [],
+            "to_move": _names(game)[to_move] if to_move is not None else "",
+            "seat_url": links.seat_url(seat),
+            "hint": reply_grammar.HINT,
+        },
+    )
+
+
 BUILDERS = {
     emails.INVITATION: _invitation,
     emails.LOGIN_LINK: _login_link,
@@ -371,4 +413,5 @@ BUILDERS = {
     emails.GAME_OVER: _game_over,
     emails.BOT_TOOK_OVER: _bot_took_over,
     emails.DIGEST: _digest,
+    emails.REPLY_ANSWER: _reply_answer,
 }

@@ -34,6 +34,7 @@ ROUND_SCORED = rules.ROUND_SCORED
 GAME_OVER = "game_over"
 BOT_TOOK_OVER = "bot_took_over"
 DIGEST = "digest"
+REPLY_ANSWER = "reply_answer"
 
 
 # Signed tokens naming an address. They carry no timestamp: an unsubscribe link in an
@@ -235,3 +236,16 @@ def digest(address: str, day: date) -> Message | None:
     """One email a day to ``address`` listing the games waiting on its reader's move (those
     still waiting when it is delivered)."""
     return queue(DIGEST, address, event=digest_key(day), facts={"address": address})
+
+
+def reply_answer(seat, code: str, why: str) -> Message | None:
+    """Tell ``seat``'s player why their reply was not played (``code``: stale, illegal,
+    unclear, not-your-turn, talk-refused), with the position as it is now."""
+    return queue(
+        REPLY_ANSWER,
+        seat.email,
+        game=seat.game,
+        seat=seat,
+        event=f"answer-{timezone.now():%Y%m%d%H%M%S%f}",
+        facts={"code": code, "why": why},
+    )

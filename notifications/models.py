@@ -164,3 +164,23 @@ class MailPreference(models.Model):
 # A login link is asked for by the person who reads it, there and then: an unsubscribe
 # from game mail must not lock them out. Bounces and complaints still stop it.
 UNSUPPRESSIBLE_KINDS = {"login_link"}
+
+
+class InboundMail(models.Model):
+    """A reply the site received, and what became of it: each Message-ID is handled once."""
+
+    message_id = models.CharField(max_length=250, unique=True)
+    sender = models.CharField(max_length=254, blank=True)
+    recipient = models.CharField(max_length=254, blank=True)
+    seat = models.ForeignKey(
+        "games.Seat", null=True, blank=True, on_delete=models.SET_NULL, related_name="replies"
+    )
+    received_at = models.DateTimeField(default=timezone.now)
+    outcome = models.CharField(max_length=32)
+    detail = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-received_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.message_id} from {self.sender}: {self.outcome}"

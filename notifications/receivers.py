@@ -6,7 +6,7 @@ row is queued for delivery after the commit. The provider's tracking webhook rep
 bounces and complaints.
 """
 
-from anymail.signals import EventType, tracking
+from anymail.signals import EventType, inbound, tracking
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
@@ -14,6 +14,7 @@ from accounts.models import normalize_email
 from games import rules
 from games.signals import events_recorded, seat_invited, talk_reported
 from notifications import digests, emails, outbox, tasks
+from notifications import inbound as mail_in
 from notifications.models import Message, Suppression
 
 
@@ -88,3 +89,12 @@ def tell_staff_of_a_report(sender, message, seat, **kwargs) -> None:
         f"{message.game_id}:\n\n{message.text}\n\nHide it, and stop its writer from "
         "talking, in the admin: Games > Talk messages.\n",
     )
+
+
+@receiver(inbound, dispatch_uid="notifications.read_a_reply")
+def read_a_reply(sender, event, esp_name: str, **kwargs) -> None:
+    """A reply through the provider's inbound webhook (authenticated by anymail with the
+    webhook secret, as the tracking webhook is): into the one handler."""
+    message = event.message
+    envelope_to = [message.envelope_recipient] if message.envelope_recipient else []
+    mail_in.receive(message, envelope_from=message.envelope_sender or "", envelope_to=envelope_to)

@@ -212,6 +212,10 @@ SERVER_EMAIL = os.getenv("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 # Where a reply to an email goes when it is not a reply the site reads itself: the
 # operator's address, never a mailbox nobody reads.
 RAILMAIL_REPLY_TO = os.getenv("RAILMAIL_REPLY_TO", SERVER_EMAIL)
+# The domain whose mail the site reads (replies with moves and table talk): the provider's
+# inbound route or `manage.py receive_mail` behind the MTA receive reply+...@ it. Empty:
+# the site reads no mail, and replies go to RAILMAIL_REPLY_TO.
+RAILMAIL_INBOUND_DOMAIN = os.getenv("RAILMAIL_INBOUND_DOMAIN", "").strip().lower()
 ADMINS = [("Admin", address) for address in envlist("ADMINS")]
 
 if PRODUCTION:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .greedy import greedy_move
 from .simulate import Bot, simulate
-from .strong import strong_move
+from .strong import strong_move, strong_suggestions
 
 BOTS: dict[str, Bot] = {
     "greedy": greedy_move,
@@ -27,4 +27,5 @@ __all__ = [
     "greedy_move",
     "simulate",
     "strong_move",
+    "strong_suggestions",
 ]

@@ -57,6 +57,38 @@ def strong_move(state: rules.GameState, seat: int) -> rules.Move:
     return choose_build(view, seat)
 
 
+def strong_suggestions(state: rules.GameState, seat: int, count: int = 3) -> list[rules.Move]:
+    """Up to ``count`` good moves for ``seat``, the strong bot's own choice first: what a
+    player may be offered to play with one tap. Deterministic for a position."""
+    view = own_view(state, seat)
+    if view.phase == rules.PLACING:
+        points = ranked_starts(view, seat)[:count]
+        return [rules.PlaceStart(view.board.points[point]) for point in points]
+    plans = candidate_plans(view, seat)
+    if not plans:
+        return [rules.Pass()]
+    helper = Help(view, seat)
+    chosen = choose_build(view, seat)
+    moves = [chosen]
+    ranked = sorted(
+        plans,
+        key=lambda plan: (
+            plan.missing,
+            plan.own,
+            helper.of(plan.lines),
+            len(plan.lines),
+            plan.lines,
+        ),
+    )
+    for plan in ranked:
+        if len(moves) == count:
+            break
+        move = _as_move(view, seat, plan.lines, helper)
+        if frozenset(move.lines) not in [frozenset(m.lines) for m in moves]:
+            moves.append(move)  # the same lines in another order are the same turn
+    return moves
+
+
 # --- the start marker -------------------------------------------------------------
 
 
@@ -83,6 +115,19 @@ def choose_start(state: rules.GameState, seat: int) -> int:
         )
 
     return min((p for p in range(len(board.points)) if p not in taken), key=key)
+
+
+def ranked_starts(state: rules.GameState, seat: int) -> list[int]:
+    """The free points, best start first (the order ``choose_start`` picks from): the
+    cheapest to join the seat's cities, each a city of the hand where it can be."""
+    board = state.board
+    graph = rules.scoring_graph(state, seat)
+    cities = [board.city_point(name) for name in state.hands[seat]]
+    tables = rules.SteinerTables(graph, cities)
+    taken = {p for p in state.starts if p is not None}
+    own = set(cities)
+    free = [p for p in range(len(board.points)) if p not in taken]
+    return sorted(free, key=lambda p: (tables.cost_with_point(p), p not in own, p))
 
 
 # --- building ---------------------------------------------------------------------

@@ -172,6 +172,8 @@ def test_a_game_played_by_email_on_the_whole_stack(installed, tmp_path):
             EMAIL_TIMEOUT="10",
             STATIC_ROOT=str(tmp_path / "static"),
             DEFAULT_FROM_EMAIL="Railmail <games@railmail.example.org>",
+            # A your-turn email waits this long (the broker holds its task until then).
+            RAILMAIL_TURN_EMAIL_GRACE="1",
         )
         installed.django(env, "migrate", "--no-input", "-v0")
         installed.django(env, "collectstatic", "--no-input", "-v0")

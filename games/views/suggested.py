@@ -1,0 +1,69 @@
+"""One-tap moves: each suggestion in a your-turn email links here.
+
+GET shows the suggested move on the board and changes nothing (mail scanners and link
+previews open links); the page's button POSTs it, through the one write path. A
+suggestion is stale once the board changed after the email (a move or a new round):
+then the page says so and links to the board as it is.
+"""
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from games import rules, services, snapshots, suggestions
+from games.board import Highlight, board_svg, render_svg
+from games.links import seat_path
+from games.models import Event, Seat
+from games.views.seat_link import seat_link
+
+
+def _moved_since(seat: Seat, version: int) -> bool:
+    return Event.objects.filter(
+        game_id=seat.game_id,
+        seq__gt=version,
+        type__in=[*rules.MOVE_EVENTS, rules.ROUND_STARTED],
+    ).exists()
+
+
+@require_http_methods(["GET", "POST"])
+@seat_link
+def play(request: HttpRequest, seat: Seat, version: int, number: int) -> HttpResponse:
+    game = seat.game
+    if not 0 < version <= game.version:
+        raise Http404("No such version of this game.")
+    offered = suggestions.suggestions(snapshots.at(game, version).state, seat.position)
+    if not 1 <= number <= len(offered):
+        raise Http404("No such suggestion.")
+    suggestion = offered[number - 1]
+    stale = _moved_since(seat, version) or game.status != game.Status.ACTIVE
+    if request.method == "POST" and not stale:
+        try:
+            services.submit_move(game, seat, suggestion.move, game.version)
+        except services.GameMovedOn:
+            stale = True
+        except rules.IllegalMove as illegal:
+            messages.error(request, f"That move is not allowed now: {illegal}")
+            return redirect(seat_path(seat))
+        else:
+            messages.success(request, f"Played: {suggestion.words}.")
+            return redirect(seat_path(seat))
+    state = snapshots.current(game).state
+    board = state.board
+    if isinstance(suggestion.move, rules.Build):
+        ids = frozenset(board.line_id(line) for line in suggestion.move.lines)
+        shown = Highlight(seat=seat.position, lines=ids)
+    elif isinstance(suggestion.move, rules.PlaceStart):
+        shown = Highlight(seat=seat.position, start=board.point_index[suggestion.move.point])
+    else:
+        shown = Highlight()
+    svg = render_svg(board_svg(state, seat.position, highlight=shown, seat_names=game.seat_names()))
+    context = {
+        "game": game,
+        "seat": seat,
+        "suggestion": suggestion,
+        "stale": stale,
+        "board": svg,
+        "board_url": seat_path(seat),
+    }
+    return render(request, "games/suggested.html", context, status=409 if stale else 200)

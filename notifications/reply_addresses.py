@@ -1,0 +1,74 @@
+"""Reply addresses: one per recipient, seat and email, so a reply says who may act.
+
+    reply+<token>@<RAILMAIL_INBOUND_DOMAIN>
+
+The token is lower-case base32 (some mail systems lower-case addresses) of the seat's
+id, the game version the email was built at, and an HMAC of both and the seat's link
+nonce, cut to 80 bits: it cannot be guessed or changed, it names the seat (and so the
+game), and it dies when the seat's links are replaced. The local part is 35 characters,
+well inside the 64 that RFC 5321 allows.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hmac
+import struct
+
+from django.conf import settings
+from django.utils.crypto import salted_hmac
+
+from games.models import Seat
+
+PREFIX = "reply+"
+SALT = "notifications.reply_addresses"
+MAC_BYTES = 10  # 80 bits
+
+
+class BadReplyAddress(ValueError):
+    """An address that is not a live reply address of ours; the message says why."""
+
+
+def _mac(payload: bytes, nonce: str) -> bytes:
+    return salted_hmac(SALT, payload + nonce.encode(), algorithm="sha256").digest()[:MAC_BYTES]
+
+
+def token(seat: Seat, version: int) -> str:
+    payload = struct.pack(">II", seat.pk, version)
+    raw = payload + _mac(payload, seat.link_nonce)
+    return base64.b32encode(raw).decode().rstrip("=").lower()
+
+
+def reply_address(seat: Seat, version: int) -> str:
+    """The address a reply to ``seat``'s email (built at ``version``) goes to, or "" when
+    the site reads no mail (RAILMAIL_INBOUND_DOMAIN unset)."""
+    domain = settings.RAILMAIL_INBOUND_DOMAIN
+    return f"{PREFIX}{token(seat, version)}@{domain}" if domain else ""
+
+
+def is_reply_address(address: str) -> bool:
+    """Whether ``address`` has the form of our reply addresses (not yet whether it is live)."""
+    local, _, domain = address.strip().lower().rpartition("@")
+    inbound = settings.RAILMAIL_INBOUND_DOMAIN.lower()
+    return bool(inbound) and domain == inbound and local.startswith(PREFIX)
+
+
+def read(address: str) -> tuple[Seat, int]:
+    """The seat and game version a reply address names; raises BadReplyAddress."""
+    if not is_reply_address(address):
+        raise BadReplyAddress(f"{address} is not one of our reply addresses")
+    text = address.strip().lower().rpartition("@")[0][len(PREFIX) :]
+    try:
+        raw = base64.b32decode(text.upper() + "=" * (-len(text) % 8))
+    except (binascii.Error, ValueError):
+        raise BadReplyAddress("the reply address is damaged") from None
+    if len(raw) != 8 + MAC_BYTES:
+        raise BadReplyAddress("the reply address is damaged")
+    payload, mac = raw[:8], raw[8:]
+    seat_id, version = struct.unpack(">II", payload)
+    seat = Seat.objects.select_related("game", "user").filter(pk=seat_id).first()
+    if seat is None or not hmac.compare_digest(mac, _mac(payload, seat.link_nonce)):
+        # A forged token, or the seat's links were replaced since (the nonce changed).
+        raise BadReplyAddress("the reply address is not (or no longer) valid")
+    return seat, version

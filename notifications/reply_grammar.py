@@ -1,0 +1,56 @@
+"""What a reply to a your-turn email asks for: the grammar, said in one line in the email.
+
+A reply is a move only when its first line (once quoted text and signatures are cut off)
+is ``1``, ``2`` or ``3`` (one of the email's suggestions) or ``move:`` followed by what to
+play, as the board page names it: one or two lines ("Denver to 1 east of Denver"),
+separated by ";" or ","; or, for the first turn of a round, the point for the start
+marker. Anything else is not a move (it goes to the table as talk). A move line that
+cannot be read is answered, never guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# The words that start a move, in every language the site speaks.
+MOVE_WORDS = ("move",)
+
+HINT = (
+    "To play by reply, make the first line of your reply 1, 2 or 3 (a suggestion below), "
+    'or "move:" and your lines (such as "move: Denver to 1 east of Denver"). Anything '
+    "else you write goes to the table as a message."
+)
+
+PICK = re.compile(r"^#?\s*(\d+)\s*[.):]?$")
+MOVE = re.compile(r"^(?:" + "|".join(MOVE_WORDS) + r")\s*:\s*(.*)$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Pick:
+    """``number``: which suggestion (1 to 3, or another number the answer refuses)."""
+
+    number: int
+
+
+@dataclass(frozen=True)
+class Named:
+    """The lines (or the start marker's point) the reply names, as written."""
+
+    names: tuple[str, ...]
+
+
+def first_line(text: str) -> str:
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")
+
+
+def read(text: str) -> Pick | Named | None:
+    """What the reply ``text`` (quotes cut off) asks to play, or None when it is not a
+    move."""
+    line = first_line(text)
+    if match := PICK.match(line):
+        return Pick(int(match[1]))
+    if match := MOVE.match(line):
+        names = tuple(part.strip() for part in re.split(r"[;,]", match[1]) if part.strip())
+        return Named(names)
+    return None
