@@ -140,7 +140,7 @@ def floor(rows: list) -> float:
             composed = compose.compose(row)
             row.subject, row.body_text = composed.subject, composed.text
             row.body_html, row.headers = composed.html, composed.headers
-            email = outbox.build_email(row)
+            email = outbox.build_email(row, composed.images)
             email.connection = connection
             email.send()
         connection.close()

@@ -29,6 +29,9 @@ from games import places, rules
 
 SCALE = 40  # pixels between neighbouring crossing points
 MARGIN = 28
+# Wider at the sides: a city label is centred on its point, and the longest ("San
+# Francisco") reaches this far past it.
+MARGIN_X = 56
 # Seat colours for built track and start markers, distinct from the five city colours.
 SEAT_COLOURS = ("#1d232b", "#7b3fa0", "#8b5a2b", "#0f7c80", "#c2185b", "#6b7d12")
 
@@ -40,6 +43,7 @@ class Highlight:
     seat: int | None = None
     lines: frozenset[int] = field(default_factory=frozenset)
     start: int | None = None  # a point index
+    starts: frozenset[int] = field(default_factory=frozenset)  # more of them (several turns)
 
 
 def seat_colour(position: int) -> str:
@@ -58,8 +62,8 @@ def layout(board: rules.Board) -> tuple[list[tuple[float, float]], float, float]
     raw = [xy(p) for p in board.points]
     min_x = min(x for x, _ in raw)
     min_y = min(y for _, y in raw)
-    pos = [(round(x - min_x + MARGIN, 1), round(y - min_y + MARGIN, 1)) for x, y in raw]
-    width = round(max(x for x, _ in pos) + MARGIN, 1)
+    pos = [(round(x - min_x + MARGIN_X, 1), round(y - min_y + MARGIN, 1)) for x, y in raw]
+    width = round(max(x for x, _ in pos) + MARGIN_X, 1)
     height = round(max(y for _, y in pos) + MARGIN, 1)
     return pos, width, height
 
@@ -77,6 +81,23 @@ def last_turn(state: rules.GameState, events: Sequence[dict]) -> Highlight:
             ids = frozenset(board.line_id(rules.as_line(line)) for line in event["lines"])
             return Highlight(seat=event["seat"], lines=ids)
     return Highlight()
+
+
+def since_last_turn(state: rules.GameState, events: Sequence[dict], position: int) -> Highlight:
+    """Everything the others did since ``position`` last moved in this round (``events``:
+    engine events, the round's at least): their lines and start markers."""
+    board = state.board
+    lines: set[int] = set()
+    starts: set[int] = set()
+    for event in reversed(events):
+        kind = event["type"]
+        if kind == rules.ROUND_STARTED or (kind in rules.MOVE_EVENTS and event["seat"] == position):
+            break
+        if kind == rules.START_PLACED:
+            starts.add(board.point_index[tuple(event["point"])])
+        elif kind == rules.TRACK_BUILT:
+            lines.update(board.line_id(rules.as_line(line)) for line in event["lines"])
+    return Highlight(lines=frozenset(lines), starts=frozenset(starts))
 
 
 def board_svg(
@@ -156,7 +177,7 @@ def board_svg(
             "y": pos[point][1],
             "colour": seat_colour(seat),
             "diamond": _diamond(*pos[point]),
-            "last": point == highlight.start,
+            "last": point == highlight.start or point in highlight.starts,
             "title": f"{name(seat)}'s start marker",
         }
         for seat, point in enumerate(state.starts)

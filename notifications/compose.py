@@ -13,6 +13,7 @@ goes in: their own cities while a round runs, every hand once it is scored.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from email.utils import parseaddr
 
@@ -22,9 +23,12 @@ from django.template.loader import render_to_string
 
 from accounts.text import one_line
 from games import links, narration, rules, snapshots, suggestions, talk, time_zones
+from games.board import seat_colour, since_last_turn
 from games.models import Event, Game
-from notifications import digests, emails, reply_addresses, reply_grammar
+from notifications import board_picture, digests, emails, reply_addresses, reply_grammar
 from notifications.models import Message
+
+log = logging.getLogger(__name__)
 
 # What each kind's List-Id calls its list (RFC 2919): players filter on it.
 LISTS = {
@@ -69,6 +73,7 @@ class Draft:
     template: str
     context: dict
     headers: dict[str, str]
+    images: dict[str, bytes] = field(default_factory=dict)  # Content-ID -> PNG
 
 
 @dataclass
@@ -79,6 +84,11 @@ class Composed:
     text: str
     html: str
     headers: dict[str, str] = field(default_factory=dict)
+    images: dict[str, bytes] = field(default_factory=dict)  # inline, by Content-ID
+
+
+# The Content-ID of the picture of the board in a game email.
+PICTURE_ID = "board@railmail"
 
 
 class NotNeeded(Exception):
@@ -156,8 +166,12 @@ def gather(message: Message) -> Draft | None:
     if message.game is not None:
         root = thread_root(message.game)
         headers |= {"In-Reply-To": root, "References": root}
+    images = {}
+    if "picture" in context:
+        images[PICTURE_ID] = context.pop("picture")
+        context["picture_id"] = PICTURE_ID
     # Names and titles go into the subject: never a line break in a header.
-    return Draft(one_line(subject)[:250], template, context, headers)
+    return Draft(one_line(subject)[:250], template, context, headers, images)
 
 
 def render(draft: Draft) -> Composed:
@@ -167,6 +181,7 @@ def render(draft: Draft) -> Composed:
         text=render_to_string(f"emails/{draft.template}.txt", draft.context).strip() + "\n",
         html=render_to_string(f"emails/{draft.template}.html", draft.context),
         headers=draft.headers,
+        images=draft.images,
     )
 
 
@@ -183,6 +198,63 @@ def _joined_with(state, position: int, names: list[str]) -> list[str]:
         names[other]
         for other, start in enumerate(state.starts)
         if other != position and start is not None and start in mine
+    ]
+
+
+def _picture(state, position: int, names, *, highlight=None, public_hands=None, moved=()):
+    """The picture of the board for the recipient at ``position`` (every hand ringed when
+    ``public_hands`` gives them: a scored round), and its words."""
+    marked = state.hands[position] if public_hands is None else public_hands
+    if not board_picture.FONT.exists():
+        # A machine without the project's font (scripts/install-system-deps): the email
+        # goes without its picture rather than not at all.
+        log.warning("no picture of the board in emails: %s is missing", board_picture.FONT)
+        return {}
+    return {
+        "picture": board_picture.picture(
+            state, position, highlight=highlight, marked_cities=marked, seat_names=names
+        ),
+        "picture_alt": board_picture.alt_text(state, position, marked, moved),
+        "picture_key": [
+            {"name": name, "colour": seat_colour(seat)} for seat, name in enumerate(names)
+        ],
+        "picture_ringed": (
+            "every player's cities are ringed"
+            if public_hands is not None
+            else "your cities are ringed"
+        ),
+        "picture_highlight": (
+            f"what {' and '.join(moved)} built since your last turn is marked in yellow"
+            if moved
+            else ""
+        ),
+    }
+
+
+def _movers_since(events, position: int, names) -> list[str]:
+    """Who moved since ``position``'s last move this round, in order, once each."""
+    movers: list[str] = []
+    for event in reversed(events):
+        if event["type"] == rules.ROUND_STARTED or (
+            event["type"] in rules.MOVE_EVENTS and event["seat"] == position
+        ):
+            break
+        if event["type"] in rules.MOVE_EVENTS and names[event["seat"]] not in movers:
+            movers.insert(0, names[event["seat"]])
+    return movers
+
+
+def _round_rows(scoring: dict, names: list[str]) -> list[dict]:
+    """A scored round's table: each player's cities (public now), loss and score."""
+    return [
+        {
+            "name": names[position],
+            "cities": scoring["hands"][position],
+            "joined": position in scoring["connected"],
+            "loss": scoring["losses"][position],
+            "score": scoring["scores"][position],
+        }
+        for position in range(len(names))
     ]
 
 
@@ -274,6 +346,13 @@ def _your_turn(message: Message):
                 for offer in suggestions.suggestions(state, position)
             ],
             "reply_hint": reply_grammar.HINT if settings.RAILMAIL_INBOUND_DOMAIN else "",
+            **_picture(
+                state,
+                position,
+                names,
+                highlight=since_last_turn(state, snapshot.round_events, position),
+                moved=_movers_since(snapshot.round_events, position, names),
+            ),
         },
     )
 
@@ -282,16 +361,7 @@ def _round_scored(message: Message):
     game, seat, facts = message.game, message.seat, message.facts
     state = snapshots.at(game, facts["version"]).state
     scoring, names = state.last_scoring, _names(game)
-    rows = [
-        {
-            "name": names[position],
-            "cities": scoring["hands"][position],
-            "joined": position in scoring["connected"],
-            "loss": scoring["losses"][position],
-            "score": scoring["scores"][position],
-        }
-        for position in range(len(names))
-    ]
+    rows = _round_rows(scoring, names)
     return (
         _subject(game, f"Round {facts['round']} scored"),
         rules.ROUND_SCORED,
@@ -301,6 +371,12 @@ def _round_scored(message: Message):
             "rows": rows,
             "ends_at": scoring["game_ends_at_score"],
             "closer": " and ".join(names[p] for p in scoring["connected"]),
+            **_picture(
+                state,
+                seat.position,
+                names,
+                public_hands=[c for hand in scoring["hands"] for c in hand],
+            ),
             "seat_url": links.seat_url(seat),
         },
     )
@@ -320,6 +396,15 @@ def _game_over(message: Message):
             "winners": winners,
             "won": seat.position in state.winners,
             "table": table,
+            "round": state.last_scoring["round"],
+            "rows": _round_rows(state.last_scoring, names),
+            "closer": " and ".join(names[p] for p in state.last_scoring["connected"]),
+            **_picture(
+                state,
+                seat.position,
+                names,
+                public_hands=[c for hand in state.last_scoring["hands"] for c in hand],
+            ),
             "replay_url": links.replay_url(game),
         },
     )

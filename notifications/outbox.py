@@ -8,6 +8,7 @@ import logging
 import secrets
 import smtplib
 from datetime import datetime, timedelta
+from email.mime.image import MIMEImage
 
 from anymail.exceptions import AnymailAPIError, AnymailError, AnymailRecipientsRefused
 from celery.exceptions import SoftTimeLimitExceeded
@@ -204,7 +205,7 @@ def _send(row: Message, connection) -> None:
         return
     row.subject, row.body_text = composed.subject, composed.text
     row.body_html, row.headers = composed.html, composed.headers
-    email = build_email(row)
+    email = build_email(row, composed.images)
     email.connection = connection
     connection.open()  # kept open for the batch's next emails (a no-op once open)
     email.send()
@@ -251,8 +252,9 @@ def tell_operator(subject: str, body: str) -> None:
         log.exception("Could not mail the operators: %s", subject)
 
 
-def build_email(message: Message) -> EmailMultiAlternatives:
-    """Return the Django email for an outbox row as built, with its tags and metadata."""
+def build_email(message: Message, images: dict[str, bytes] | None = None) -> EmailMultiAlternatives:
+    """Return the Django email for an outbox row as built, with its tags and metadata,
+    and ``images`` (PNG by Content-ID) inline beside the HTML."""
     headers = dict(message.headers)
     email = EmailMultiAlternatives(
         # Rows written before names were checked may hold a line break: one line here.
@@ -263,6 +265,13 @@ def build_email(message: Message) -> EmailMultiAlternatives:
     )
     if message.body_html:
         email.attach_alternative(message.body_html, "text/html")
+    if images:
+        email.mixed_subtype = "related"  # the HTML shows them by cid:
+        for content_id, data in images.items():
+            image = MIMEImage(data, "png")
+            image.add_header("Content-ID", f"<{content_id}>")
+            image.add_header("Content-Disposition", "inline", filename="board.png")
+            email.attach(image)
     # anymail passes these to the provider; other backends ignore them.
     email.tags = [message.kind]
     email.metadata = {"outbox_id": str(message.pk), "game": str(message.game_id or "")}

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 MOVE_WORDS = ("move",)
 
 HINT = (
-    "To play by reply, make the first line of your reply 1, 2 or 3 (a suggestion below), "
+    "To play by reply, make the first line of your reply 1, 2 or 3 (one of the suggestions), "
     'or "move:" and your lines (such as "move: Denver to 1 east of Denver"). Anything '
     "else you write goes to the table as a message."
 )

@@ -1,0 +1,39 @@
+"""One outbox row of every kind of email, in a realistic game: for the tests that look at
+each kind as a reader gets it (SpamAssassin, the phone's browser)."""
+
+from datetime import timedelta
+
+from django.utils import timezone
+
+from games.models import Game
+from notifications import emails
+from notifications.models import Message
+from tests.conftest import play_turn
+from tests.factories import GameFactory, UserFactory
+
+
+def every_kind() -> dict[str, Message]:
+    creator = UserFactory(name="Ada Lovelace", email="ada@example.org")
+    game = GameFactory(created_by=creator)
+    Game.objects.filter(pk=game.pk).update(
+        title="Friday game", deadline=timezone.now() + timedelta(days=2)
+    )
+    game.refresh_from_db()
+    seats = list(game.seats.order_by("position"))
+    rows = {
+        "invitation": emails.invitation(seats[1], reminder=True),
+        "login_link": emails.login_link("ada@example.org", "https://railmail.example.org/l/x/"),
+        "your_turn": Message.objects.get(kind="your_turn"),
+        "reminder": emails.reminder(game, seats[game.seat_to_move], 24),
+        "bot_took_over": emails.bot_took_over(game, seats, seats[2], game.version)[0],
+        "reply_answer": emails.reply_answer(seats[0], "stale", "The game moved on."),
+    }
+    reader = UserFactory(email_mode="daily_digest", email="dee@example.org")
+    game.seats.filter(position=game.seat_to_move).update(user=reader, email=reader.email)
+    rows["digest"] = emails.digest(reader.email, timezone.now().date())
+    finished = GameFactory(seats=2)
+    while finished.status != "finished":
+        finished = play_turn(finished)
+    rows["round_scored"] = Message.objects.filter(kind="round_scored", game=finished).first()
+    rows["game_over"] = Message.objects.filter(kind="game_over", game=finished).first()
+    return rows

@@ -1,0 +1,83 @@
+"""The picture of the board in emails: small, the same bytes every time, and never a hand
+its recipient may not see."""
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+from games import bots, rules
+from games.board import since_last_turn
+from notifications import board_picture
+from tests.conftest import delivered
+from tests.factories import GameFactory
+
+
+def late_position() -> tuple[rules.GameState, list[dict]]:
+    """Six players on TransEuropa, late in a round: the most the picture ever shows."""
+    events = bots.simulate("transeuropa", 6, random.Random(3))
+    starts = [n for n, event in enumerate(events) if event["type"] == rules.ROUND_STARTED]
+    cut = starts[1] - 3
+    return rules.replay(events[:cut]), events[:cut]
+
+
+def draw(state, events, viewer):
+    return board_picture.picture(state, viewer, highlight=since_last_turn(state, events, viewer))
+
+
+def test_the_largest_picture_is_a_small_png_600_pixels_wide():
+    state, events = late_position()
+    png = draw(state, events, state.seat_to_move)
+    assert png.startswith(b"\x89PNG") and len(png) <= board_picture.MAX_BYTES
+    assert Image.open(io.BytesIO(png)).size[0] == board_picture.WIDTH
+
+
+def test_the_same_position_gives_the_same_bytes():
+    state, events = late_position()
+    assert draw(state, events, 0) == draw(state, events, 0)
+
+
+def test_no_other_hand_changes_a_single_byte():
+    state, events = late_position()
+    viewer = state.seat_to_move
+    mine = draw(state, events, viewer)
+    swapped = state.copy()
+    others = [p for p in range(state.seat_count) if p != viewer]
+    hands = list(swapped.hands)
+    for a, b in zip(others, others[1:] + others[:1], strict=True):
+        hands[a] = state.hands[b]
+    swapped.hands = hands
+    assert draw(swapped, events, viewer) == mine
+    # ...while the viewer's own cities do show.
+    changed = state.copy()
+    changed.hands = [state.hands[others[0]] if p == viewer else h for p, h in enumerate(hands)]
+    assert draw(changed, events, viewer) != mine
+
+
+def test_a_scored_round_rings_every_hand():
+    state, events = late_position()
+    everyone = [city for hand in state.hands for city in hand]
+    own = draw(state, events, 0)
+    public = board_picture.picture(state, 0, marked_cities=everyone)
+    assert public != own
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("anymail_backend")
+def test_the_turn_email_carries_it_inline_with_words():
+    from django.core import mail
+
+    from notifications.models import Message
+
+    GameFactory()
+    row = delivered(Message.objects.get(kind="your_turn"))
+    assert row.status == Message.Status.SENT
+    [email] = mail.outbox
+    message = email.message()
+    assert message.get_content_type() == "multipart/related"
+    [image] = [part for part in message.walk() if part.get_content_type() == "image/png"]
+    assert image["Content-ID"] == "<board@railmail>"
+    assert len(image.get_payload(decode=True)) <= board_picture.MAX_BYTES
+    assert 'src="cid:board@railmail"' in row.body_html
+    assert 'alt="The TransAmerica board, round 1. Ringed: ' in row.body_html
