@@ -51,20 +51,26 @@ class Table:
         """The table of ``seat``'s page in ``game``: one query, for every seat's row (and
         the viewer's time zone)."""
         rows = game.seats.order_by("position").values_list(
-            "position", "name", "is_bot", "autopilot", "joined_at", "user__timezone"
+            "position",
+            "name",
+            "is_bot",
+            "autopilot",
+            "joined_at",
+            "user__timezone",
+            "browser_time_zone",
         )
-        seats, timezone = [], None
-        for position, name, is_bot, autopilot, joined_at, user_timezone in rows:
+        seats, timezone, browser = [], None, ""
+        for position, name, is_bot, autopilot, joined_at, user_timezone, reported in rows:
             seats.append(SeatRow(position, name, is_bot, autopilot, joined_at is not None))
             if position == seat.position:
-                timezone = user_timezone
+                timezone, browser = user_timezone, reported
         return cls(
             title=game.display_name,
             deadline=game.deadline,
             viewer=seat.position,
             viewer_is_bot=seat.is_bot,
             token=token,
-            timezone=time_zones.zone_name_for(timezone, game),
+            timezone=time_zones.zone_name_for(timezone, game, browser),
             seats=tuple(seats),
         )
 

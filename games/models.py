@@ -178,6 +178,9 @@ class Seat(models.Model):
     seen_version = models.PositiveIntegerField(
         default=0, help_text="The game version the player last saw on their board page."
     )
+    # The zone the player's browser reported on their board page: deadlines are shown in
+    # it to a player without an account (an account's own choice comes first).
+    browser_time_zone = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["game", "position"]

@@ -329,6 +329,11 @@ def record_seen(seat: Seat, version: int) -> bool:
     )
 
 
+def record_browser_time_zone(seat: Seat, name: str) -> None:
+    """Keep the time zone ``seat``'s browser reported (a known zone name)."""
+    Seat.objects.filter(pk=seat.pk).update(browser_time_zone=name)
+
+
 def record_timeout(game: Game, seat: Seat, expected_version: int) -> Game:
     """Record that ``seat`` let its move's deadline pass.
 

@@ -1,7 +1,8 @@
 """Which time zone a player reads times in: the one place that decides.
 
-A player's own choice first (their account's), else the zone of the game, chosen by its
-creator; UTC when neither names a zone this system knows.
+A player's own choice first (their account's), else the zone their browser reported on
+their board page, else the zone of the game, chosen by its creator; UTC when none names a
+zone this system knows.
 """
 
 from __future__ import annotations
@@ -19,11 +20,16 @@ def zone(name: str | None) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo("UTC")
 
 
-def zone_name_for(account_zone: str | None, game: Game) -> str:
-    """The zone a seat's player reads times in, from their account's zone (if any)."""
-    return zone(account_zone or game.time_zone).key
+def zone_name_for(account_zone: str | None, game: Game, browser_zone: str = "") -> str:
+    """The zone a seat's player reads times in: their account's, their browser's, the
+    game's."""
+    for name in (account_zone, browser_zone, game.time_zone):
+        if name and zone(name).key == name:
+            return name
+    return "UTC"
 
 
 def zone_for(seat: Seat) -> zoneinfo.ZoneInfo:
     """The zone ``seat``'s player reads times in (reads ``seat.user`` and ``seat.game``)."""
-    return zone(zone_name_for(getattr(seat.user, "timezone", ""), seat.game))
+    account = getattr(seat.user, "timezone", "")
+    return zone(zone_name_for(account, seat.game, seat.browser_time_zone))

@@ -187,7 +187,7 @@ def render(draft: Draft) -> Composed:
 
 def _zone(seat) -> str:
     """The time zone the recipient reads deadlines in."""
-    return time_zones.zone_name_for(getattr(seat.user, "timezone", ""), seat.game)
+    return time_zones.zone_for(seat).key
 
 
 def _joined_with(state, position: int, names: list[str]) -> list[str]:

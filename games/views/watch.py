@@ -12,13 +12,20 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from games import services
+from games import services, time_zones
 from games.models import Seat
 from games.views.seat_link import seat_link
 
 
 class SeenForm(forms.Form):
     version = forms.IntegerField(min_value=1)
+    # The zone the browser reports (Intl), for deadlines shown to a player without an
+    # account; an unknown name is ignored.
+    time_zone = forms.CharField(max_length=64, required=False)
+
+    def clean_time_zone(self) -> str:
+        name = self.cleaned_data["time_zone"].strip()
+        return name if name and time_zones.zone(name).key == name else ""
 
 
 @never_cache
@@ -43,4 +50,7 @@ def seen(request: HttpRequest, seat: Seat) -> HttpResponse:
     if not form.is_valid():
         return JsonResponse({"errors": form.errors}, status=400)
     services.record_seen(seat, form.cleaned_data["version"])
+    reported = form.cleaned_data["time_zone"]
+    if reported and reported != seat.browser_time_zone:
+        services.record_browser_time_zone(seat, reported)
     return HttpResponse(status=204)

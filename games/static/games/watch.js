@@ -21,6 +21,12 @@
     if (seenSent || !visible()) return;
     seenSent = true;
     const body = new URLSearchParams({ version: String(version) });
+    try {
+      // For deadlines in the player's own time, when they have no account to say it.
+      body.set("time_zone", Intl.DateTimeFormat().resolvedOptions().timeZone || "");
+    } catch (error) {
+      /* an old browser: the game's zone it is */
+    }
     fetch(watch.dataset.seenUrl, {
       method: "POST",
       body: body,

@@ -77,3 +77,17 @@ def test_the_board_page_carries_what_its_script_needs(client):
     assert f'data-version-url="{version_url}"' in page
     assert f'data-seen-url="{seen_url}"' in page
     assert "games/watch" in page
+
+
+def test_the_browsers_time_zone_is_kept_for_a_player_without_an_account(client):
+    from games.time_zones import zone_for
+
+    game = GameFactory()
+    seat = game.seats.get(position=0)
+    _, seen_url = urls(seat)
+    client.post(seen_url, {"version": game.version, "time_zone": "Mars/Olympus"})
+    seat.refresh_from_db()
+    assert seat.browser_time_zone == ""  # not a zone: ignored
+    client.post(seen_url, {"version": game.version, "time_zone": "Asia/Tokyo"})
+    seat.refresh_from_db()
+    assert zone_for(seat).key == "Asia/Tokyo"
