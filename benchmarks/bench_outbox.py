@@ -31,8 +31,9 @@ import statistics
 import subprocess
 import sys
 import time
-import urllib.parse
 from pathlib import Path
+
+from databases import fresh_database
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
@@ -65,16 +66,6 @@ def service_env(database_url: str, smtp_port: int) -> dict[str, str]:
         LOG_LEVEL="WARNING",
     )
     return env
-
-
-def make_database(database_url: str, env: dict) -> None:
-    name = urllib.parse.urlsplit(database_url).path.lstrip("/")
-    admin = database_url.rsplit("/", 1)[0] + "/postgres"
-    for sql in (f"DROP DATABASE IF EXISTS {name}", f"CREATE DATABASE {name}"):
-        subprocess.run(["psql", admin, "-qc", sql], check=True, capture_output=True)
-    subprocess.run(
-        [PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=300
-    )
 
 
 # --- in the child process, with the benchmark's settings ----------------------------------
@@ -233,7 +224,7 @@ def main() -> None:
         stderr=subprocess.DEVNULL,
     )
     try:
-        make_database(database_url, env)
+        fresh_database(database_url, env)
         subprocess.run(
             [PYTHON, __file__, "--child", "--games", str(args.games), "--runs", str(args.runs)],
             env=env,

@@ -31,8 +31,9 @@ import statistics
 import subprocess
 import sys
 import time
-import urllib.parse
 from pathlib import Path
+
+from databases import fresh_database
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
@@ -171,13 +172,7 @@ def real_log() -> tuple[str, int]:
 def build(database_url: str, size: int, now: str, env: dict) -> float:
     """Make the database afresh, migrate it and write ``size`` games; return the seconds."""
     started = time.monotonic()
-    name = urllib.parse.urlsplit(database_url).path.lstrip("/")
-    admin = database_url.rsplit("/", 1)[0] + "/postgres"
-    for sql in (f"DROP DATABASE IF EXISTS {name}", f"CREATE DATABASE {name}"):
-        subprocess.run(["psql", admin, "-qc", sql], check=True, capture_output=True)
-    subprocess.run(
-        [PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=300
-    )
+    fresh_database(database_url, env)
     log, mover = real_log()
     variables = {
         "paused": "(i % 100 = 1 AND i > 500 AND i <= :n - 100 * :due_to_pause)",

@@ -42,6 +42,8 @@ import time
 import urllib.parse
 from pathlib import Path
 
+from databases import fresh_database
+
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
 HOST = "bench.railmail.test"
@@ -322,14 +324,11 @@ def main() -> None:
         raise SystemExit("wrk is missing: run scripts/install-system-deps")
     database_url = os.getenv("BENCH_DATABASE_URL", DEFAULT_DB)
     env = service_env(database_url)
-    name = urllib.parse.urlsplit(database_url).path.lstrip("/")
-    admin = database_url.rsplit("/", 1)[0] + "/postgres"
-    for sql in (f"DROP DATABASE IF EXISTS {name}", f"CREATE DATABASE {name}"):
-        subprocess.run(["psql", admin, "-qc", sql], check=True, capture_output=True)
     workdir = Path(tempfile.mkdtemp(prefix="railmail-bench-"))
     env["STATIC_ROOT"] = str(workdir / "static")
-    for command in (["migrate", "-v0"], ["collectstatic", "--no-input", "-v0"]):
-        subprocess.run([PYTHON, "manage.py", *command], cwd=ROOT, env=env, check=True, timeout=300)
+    fresh_database(database_url, env)
+    command = [PYTHON, "manage.py", "collectstatic", "--no-input", "-v0"]
+    subprocess.run(command, cwd=ROOT, env=env, check=True, timeout=300)
     targets_file = workdir / "targets.json"
     print(f"building the games ({args.pool} in the move pool) ...", flush=True)
     subprocess.run(

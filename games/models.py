@@ -91,6 +91,9 @@ class Game(models.Model):
     thread_token = models.CharField(
         max_length=32, unique=True, default=new_thread_token, editable=False
     )
+    # When the game's latest table-talk message was written (games.talk sets it with the
+    # message): an email about a game nobody has talked in needs no look for talk.
+    last_talk_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         indexes = [
@@ -131,6 +134,13 @@ class Game(models.Model):
     def engine_events(self) -> list[dict]:
         """Return the whole event log in the form the rules engine replays."""
         return [event.as_engine_event() for event in self.events.order_by("seq")]
+
+    def moved_since(self, version: int) -> bool:
+        """Whether the board changed after ``version``: a move or a new round was recorded
+        (clock and seat events change no position)."""
+        return self.events.filter(
+            seq__gt=version, type__in=[*rules.MOVE_EVENTS, rules.ROUND_STARTED]
+        ).exists()
 
     def seat_names(self) -> list[str]:
         """The players' names in play order (seat 0 first), as records and emails list them.

@@ -21,7 +21,7 @@ from django.db.models.lookups import IsNull
 from django.utils import timezone
 
 from accounts.text import is_control
-from games.models import Seat, TalkBlock, TalkMessage, TalkMute, TalkReport
+from games.models import Game, Seat, TalkBlock, TalkMessage, TalkMute, TalkReport
 from games.signals import talk_reported
 
 MAX_LENGTH = 500
@@ -62,7 +62,9 @@ def post(
         hour_ago = timezone.now() - timedelta(hours=1)
         if TalkMessage.objects.filter(seat=seat, created_at__gte=hour_ago).count() >= PER_HOUR:
             raise Refused(f"You have written {PER_HOUR} messages in the last hour: wait a little.")
-        return TalkMessage.objects.create(game_id=seat.game_id, seat=seat, text=text, via=via)
+        message = TalkMessage.objects.create(game_id=seat.game_id, seat=seat, text=text, via=via)
+        Game.objects.filter(pk=seat.game_id).update(last_talk_at=message.created_at)
+        return message
 
 
 def _clean(text: str) -> str:

@@ -24,7 +24,7 @@ from django.template.loader import render_to_string
 from accounts.text import one_line
 from games import links, narration, rules, snapshots, suggestions, talk, time_zones
 from games.board import seat_colour, since_last_turn
-from games.models import Event, Game
+from games.models import Game
 from notifications import board_picture, digests, emails, reply_addresses, reply_grammar
 from notifications.models import Message
 
@@ -140,7 +140,7 @@ def gather(message: Message) -> Draft | None:
         subject, template, context = BUILDERS[message.kind](message)
     except NotNeeded:
         return None
-    if message.kind in TALK_KINDS and message.seat is not None:
+    if message.kind in TALK_KINDS and message.seat is not None and message.game.last_talk_at:
         context["talk"] = talk_news(message.seat)
     unsubscribe = emails.unsubscribe_url(message.to, message.kind)
     context = {
@@ -185,9 +185,10 @@ def render(draft: Draft) -> Composed:
     )
 
 
-def _zone(seat) -> str:
-    """The time zone the recipient reads deadlines in."""
-    return time_zones.zone_for(seat).key
+def _zone(seat, game: Game) -> str:
+    """The time zone the recipient reads deadlines in (``game``: the seat's, as read)."""
+    account = getattr(seat.user, "timezone", "")
+    return time_zones.zone_name_for(account, game, seat.browser_time_zone)
 
 
 def _joined_with(state, position: int, names: list[str]) -> list[str]:
@@ -304,19 +305,11 @@ def _login_link(message: Message):
     return f"Sign in to {settings.SITE_NAME}", "login_link", {"url": message.facts["url"]}
 
 
-def _moved_since(game: Game, version: int) -> bool:
-    """Whether a move or a new round was recorded after ``version`` (clock and seat
-    events do not change the position)."""
-    if game.version == version:
-        return False  # nothing at all since (the game row was read with the message)
-    return Event.objects.filter(
-        game=game, seq__gt=version, type__in=[*rules.MOVE_EVENTS, rules.ROUND_STARTED]
-    ).exists()
-
-
 def _your_turn(message: Message):
     game, seat, version = message.game, message.seat, message.facts["version"]
-    if seat is None or seat.seen_version >= version or _moved_since(game, version):
+    # Nothing at all since (the game row was read with the message), or no move since.
+    moved = game.version != version and game.moved_since(version)
+    if seat is None or seat.seen_version >= version or moved:
         raise NotNeeded
     snapshot = snapshots.at(game, version, message.facts.get("digest", ""))
     state, position = snapshot.state, seat.position
@@ -334,7 +327,7 @@ def _your_turn(message: Message):
             "round": state.round,
             "scores": _table(state.scores, names),
             "deadline": game.deadline,
-            "zone": _zone(seat),
+            "zone": _zone(seat, game),
             "joined_with": _joined_with(state, position, names),
             "seat_url": links.seat_url(seat),
             "suggestions": [
@@ -435,7 +428,7 @@ def _reminder(message: Message):
             "seat": seat,
             "hours": hours,
             "deadline": game.deadline,
-            "zone": _zone(seat),
+            "zone": _zone(seat, game),
             "on_timeout": game.on_timeout,
             "seat_url": links.seat_url(seat),
         },
@@ -453,7 +446,7 @@ def _digest(message: Message):
         games.append(
             {
                 "game": seat.game,
-                "talk": talk_news(seat),
+                "talk": talk_news(seat) if seat.game.last_talk_at else [],
                 "round": state.round,
                 "missing_cost": rules.missing_cost(state, seat.position) if started else None,
                 "deadline": seat.game.deadline,
@@ -464,7 +457,7 @@ def _digest(message: Message):
     return (
         f"{count} game{'s' if count != 1 else ''} waiting for your move",
         "digest",
-        {"user": seats[0].user, "games": games, "zone": _zone(seats[0])},
+        {"user": seats[0].user, "games": games, "zone": _zone(seats[0], seats[0].game)},
     )
 
 

@@ -31,7 +31,7 @@ from mailparser_reply import EmailReplyParser
 
 from accounts.models import normalize_email
 from games import places, rules, services, snapshots, suggestions, talk
-from games.models import Event, Seat, TalkMessage
+from games.models import Seat, TalkMessage
 from notifications import emails, reply_addresses, reply_grammar
 from notifications.models import InboundMail, Message
 
@@ -192,18 +192,10 @@ def _answered_email(seat: Seat, message: EmailMessage) -> str:
     return found.body_text if found is not None else ""
 
 
-def moved_since(game_id: int, version: int) -> bool:
-    """Whether the board changed after ``version``: a move or a new round (clock and seat
-    events do not make a reply stale)."""
-    return Event.objects.filter(
-        game_id=game_id, seq__gt=version, type__in=[*rules.MOVE_EVENTS, rules.ROUND_STARTED]
-    ).exists()
-
-
 def _play(seat: Seat, version: int, request) -> Outcome:
     game = seat.game
     game.refresh_from_db()
-    if moved_since(game.pk, version):
+    if game.moved_since(version):
         return _refuse(seat, "stale", "The game moved on after the email you answered.")
     state = snapshots.current(game).state
     if state is None or state.seat_to_move != seat.position or seat.is_bot or seat.autopilot:

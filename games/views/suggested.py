@@ -14,16 +14,8 @@ from django.views.decorators.http import require_http_methods
 from games import rules, services, snapshots, suggestions
 from games.board import Highlight, board_svg, render_svg
 from games.links import seat_path
-from games.models import Event, Seat
+from games.models import Seat
 from games.views.seat_link import seat_link
-
-
-def _moved_since(seat: Seat, version: int) -> bool:
-    return Event.objects.filter(
-        game_id=seat.game_id,
-        seq__gt=version,
-        type__in=[*rules.MOVE_EVENTS, rules.ROUND_STARTED],
-    ).exists()
 
 
 @require_http_methods(["GET", "POST"])
@@ -36,7 +28,7 @@ def play(request: HttpRequest, seat: Seat, version: int, number: int) -> HttpRes
     if not 1 <= number <= len(offered):
         raise Http404("No such suggestion.")
     suggestion = offered[number - 1]
-    stale = _moved_since(seat, version) or game.status != game.Status.ACTIVE
+    stale = game.moved_since(version) or game.status != game.Status.ACTIVE
     if request.method == "POST" and not stale:
         try:
             services.submit_move(game, seat, suggestion.move, game.version)
