@@ -63,7 +63,9 @@ def read(address: str) -> tuple[Seat, int]:
         raw = base64.b32decode(text.upper() + "=" * (-len(text) % 8))
     except (binascii.Error, ValueError):
         raise BadReplyAddress("the reply address is damaged") from None
-    if len(raw) != 8 + MAC_BYTES:
+    # Only the one spelling we write: the last letter carries a spare bit, and a token
+    # that differs from ours in it is not ours.
+    if len(raw) != 8 + MAC_BYTES or base64.b32encode(raw).decode().rstrip("=").lower() != text:
         raise BadReplyAddress("the reply address is damaged")
     payload, mac = raw[:8], raw[8:]
     seat_id, version = struct.unpack(">II", payload)
