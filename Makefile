@@ -3,6 +3,8 @@
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The browser tests' npm tools (axe-core), installed from package-lock.json.
+NODE_STAMP := node_modules/.installed
 # The PostgreSQL run of the suite; pytest-django creates test_railmail (one per worker).
 PG_TEST_URL ?= postgres://postgres@127.0.0.1:5432/railmail
 REDIS_TEST_URL ?= redis://127.0.0.1:6379/15
@@ -17,6 +19,10 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 setup: $(STAMP)
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --silent
+	touch $(NODE_STAMP)
 
 run: setup
 	$(BIN)/python manage.py migrate --no-input
@@ -41,7 +47,7 @@ lint: setup
 test-sqlite: setup
 	env -u DATABASE_URL -u CELERY_BROKER_URL $(BIN)/pytest -n auto --dist loadgroup
 
-test-postgres: setup services
+test-postgres: setup services $(NODE_STAMP)
 	@if scripts/services-up --check; then \
 		DATABASE_URL=$(PG_TEST_URL) REDIS_TEST_URL=$(REDIS_TEST_URL) $(BIN)/pytest -n auto --dist loadgroup; \
 	elif [ "$${CI:-}" = true ]; then \

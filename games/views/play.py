@@ -39,6 +39,10 @@ def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
             "game": game,
             "seat": seat,
             "token": token,
+            # For the tab's title: a player with many tabs open sees where they are awaited.
+            "your_turn": game.status == Game.Status.ACTIVE
+            and game.seat_to_move == seat.position
+            and not seat.is_bot,
             "poll_seconds": settings.RAILMAIL_BOARD_POLL_SECONDS,
             **board_part(request, game, seat, token),
         }

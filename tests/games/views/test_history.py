@@ -41,7 +41,7 @@ class TestHistoryList:
             assert f"{player['name']}</strong> ({player['score']})" in body or (
                 f"{player['name']} ({player['score']})" in body
             )
-        assert f"<td>{game.round}</td>" in body
+        assert f'<td data-label="Rounds">{game.round}</td>' in body
 
     def test_paging(self, client, monkeypatch):
         monkeypatch.setattr(history_views, "GAMES_PER_PAGE", 2)

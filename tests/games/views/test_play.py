@@ -179,3 +179,17 @@ def test_a_seat_played_by_a_bot_is_offered_back(client):
     response = client.get(seat_path(seat))
     assert b"A bot is playing this seat" in response.content
     assert b"Take my seat back" in response.content
+
+
+def test_the_tab_title_says_when_it_is_your_turn(client):
+    from games.links import seat_path as path_of
+    from games.services import load_state as state_of
+    from tests.factories import GameFactory as Factory
+
+    game = Factory()
+    to_move = game.seats.get(position=state_of(game).seat_to_move)
+    other = game.seats.exclude(pk=to_move.pk).first()
+    assert (
+        f"<title>Your turn · {game.display_name}" in client.get(path_of(to_move)).content.decode()
+    )
+    assert "<title>Your turn" not in client.get(path_of(other)).content.decode()
