@@ -18,8 +18,8 @@ from datetime import datetime
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
-from games import fragments, rules, snapshots, time_zones
-from games.board import board_svg, last_turn, render_svg, seat_colour, static_layer
+from games import fragments, places, rules, snapshots, time_zones
+from games.board import board_svg, last_turn, layout, render_svg, seat_colour, static_layer
 from games.forms import MoveForm
 from games.models import Game, Seat
 
@@ -207,11 +207,22 @@ def _pick_data(state: rules.GameState, viewer: int, form: MoveForm) -> dict:
         str(i): [board.lines[i][0], board.lines[i][1], board.lines[i][2]]
         for i in sorted(set(form.first_line_ids) | set(form.second_line_ids))
     }
+    network = sorted(rules.network(state, viewer))
+    pos, _width, _height = layout(board)
+    # Where the view starts on a phone: the middle of the player's network, or of their
+    # own cities before they have one.
+    around = network or [board.city_point(name) for name in state.hands[viewer]]
+    centre = [sum(pos[p][i] for p in around) / len(around) for i in (0, 1)] if around else None
     return {
         "placing": form.placing,
-        "network": sorted(rules.network(state, viewer)),
+        "network": network,
         "first": form.first_line_ids,
         "lines": lines,
+        # For tapping a point and then one of its lines by direction (a phone's way).
+        "positions": pos,
+        "coords": [list(point) for point in board.points],
+        "names": list(places.point_names(board)),
+        "centre": centre,
         "may_colour": form.may_colour,
         "coloured_left": state.exclusive_left[viewer] if state.exclusive_left else 0,
     }

@@ -89,4 +89,103 @@
   form.addEventListener("change", render);
   form.addEventListener("reset", () => setTimeout(render, 0));
   render();
+
+  // --- A phone's way: zoom and pan, tap a point, then one of its lines by direction ---
+  const frame = document.getElementById("board-frame");
+  const zoomControls = document.getElementById("zoom-controls");
+  const panel = document.getElementById("directions");
+  const SCALE = 40; // SVG units between neighbouring crossing points (games/board.py)
+  const DIRECTIONS = {
+    "1,0": "east", "1,1": "south-east", "0,1": "south-west",
+    "-1,0": "west", "-1,-1": "north-west", "0,-1": "north-east",
+  };
+  let zoom = 1;
+
+  function scale() { return svg.getScreenCTM().a; } // screen pixels per SVG unit
+
+  function setZoom(level, around) {
+    const centre = around || [
+      (frame.scrollLeft + frame.clientWidth / 2) / scale(),
+      (frame.scrollTop + frame.clientHeight / 2) / scale(),
+    ];
+    zoom = Math.max(1, Math.min(3, level));
+    frame.classList.remove("zoom-2", "zoom-3");
+    if (zoom > 1) frame.classList.add("zoom-" + zoom);
+    frame.scrollLeft = centre[0] * scale() - frame.clientWidth / 2;
+    frame.scrollTop = centre[1] * scale() - frame.clientHeight / 2;
+  }
+
+  if (frame && zoomControls) {
+    zoomControls.hidden = false;
+    zoomControls.addEventListener("click", (event) => {
+      const button = event.target.closest("[data-zoom]");
+      if (button) setZoom(zoom + Number(button.dataset.zoom));
+    });
+    // A phone starts close up, on the player's own network.
+    if (window.matchMedia("(max-width: 48rem)").matches) setZoom(3, data.centre);
+  }
+
+  function directionsFrom(point) {
+    const current = picks();
+    const [col, row] = data.coords[point];
+    return Object.keys(data.lines)
+      .filter((id) => data.lines[id][0] === point || data.lines[id][1] === point)
+      .filter((id) => current.includes(id) || allowed(id, current))
+      .map((id) => {
+        const [a, b, lineCost] = data.lines[id];
+        const other = a === point ? b : a;
+        const step = (data.coords[other][0] - col) + "," + (data.coords[other][1] - row);
+        return { id, words: DIRECTIONS[step] + (lineCost === 2 ? " (double)" : ""), to: other };
+      });
+  }
+
+  function showDirections(point) {
+    const choices = directionsFrom(point);
+    const buttons = document.getElementById("direction-buttons");
+    buttons.replaceChildren();
+    document.getElementById("directions-from").textContent = choices.length
+      ? "From " + data.names[point] + ", build towards:"
+      : "No line you may build starts at " + data.names[point] + ".";
+    choices.forEach((choice) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = choice.words;
+      button.title = data.names[point] + " to " + data.names[choice.to];
+      if (picks().includes(choice.id)) button.classList.add("secondary");
+      button.addEventListener("click", () => {
+        toggleLine(choice.id);
+        panel.hidden = true;
+      });
+      buttons.appendChild(button);
+    });
+    panel.hidden = false;
+  }
+
+  function nearestPoint(event) {
+    const at = new DOMPoint(event.clientX, event.clientY).matrixTransform(
+      svg.getScreenCTM().inverse()
+    );
+    let best = null;
+    let bestDistance = Infinity;
+    data.positions.forEach(([x, y], point) => {
+      const distance = Math.hypot(x - at.x, y - at.y);
+      if (distance < bestDistance) {
+        best = point;
+        bestDistance = distance;
+      }
+    });
+    return bestDistance <= SCALE / 2 ? best : null;
+  }
+
+  if (panel && !data.placing) {
+    // On a phone, lines are too close to tap: a tap picks the nearest crossing point.
+    svg.addEventListener("click", (event) => {
+      if (!window.matchMedia("(max-width: 48rem)").matches) return;
+      const point = nearestPoint(event);
+      if (point !== null) {
+        event.stopPropagation();
+        showDirections(point);
+      }
+    }, true);
+  }
 })();

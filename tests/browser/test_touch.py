@@ -1,0 +1,82 @@
+"""A whole turn on a phone by thumb: the board starts close up on the player's network,
+crossing points at least 44 px apart; a tap on a point offers its lines as 44 px
+direction buttons; the move goes in with the same form as without JavaScript."""
+
+import json
+
+import pytest
+
+from games.links import seat_path
+from games.services import load_state
+from tests.conftest import play_turn
+from tests.factories import GameFactory
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+
+
+def tap_point(page, point: int) -> None:
+    """Scroll the board's frame to ``point`` and tap it where it is drawn."""
+    x, y = page.evaluate(
+        """(point) => {
+          const data = JSON.parse(document.getElementById("pick-data").textContent);
+          const svg = document.querySelector("svg.board");
+          const frame = document.getElementById("board-frame");
+          const [px, py] = data.positions[point];
+          const s = svg.getScreenCTM().a;
+          frame.scrollLeft = px * s - frame.clientWidth / 2;
+          frame.scrollTop = py * s - frame.clientHeight / 2;
+          const at = new DOMPoint(px, py).matrixTransform(svg.getScreenCTM());
+          return [at.x, at.y];
+        }""",
+        point,
+    )
+    page.touchscreen.tap(x, y)
+
+
+def test_a_turn_built_with_thumb_taps(browser, live_server, artifacts):
+    game = GameFactory()
+    for _ in range(3):  # every start marker placed
+        game = play_turn(game)
+    seat = game.seats.get(position=load_state(game).seat_to_move)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(live_server.url + seat_path(seat))
+    data = json.loads(page.locator("#pick-data").text_content())
+    assert "zoom-3" in page.locator("#board-frame").get_attribute("class")
+    apart = page.evaluate("document.querySelector('svg.board').getScreenCTM().a * 40")
+    assert apart >= 44, f"neighbouring points {apart:.0f} px apart"
+    labels = page.evaluate(
+        "Math.min(...Array.from(document.querySelectorAll('.city text'))"
+        ".map(t => t.getBoundingClientRect().height))"
+    )
+    assert labels >= 11, f"city labels {labels:.1f} px high"
+    page.screenshot(path=str(artifacts / "board-touch-start-phone.png"))
+
+    line = str(data["first"][0])
+    a, b, _cost = data["lines"][line]
+    start = a if a in data["network"] else b
+    tap_point(page, start)
+    buttons = page.locator("#direction-buttons button")
+    assert buttons.count() >= 1
+    for n in range(buttons.count()):
+        box = buttons.nth(n).bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44
+    other = b if start == a else a
+    wanted = [
+        n
+        for n in range(buttons.count())
+        if buttons.nth(n).get_attribute("title").endswith(data["names"][other])
+    ]
+    page.screenshot(path=str(artifacts / "board-touch-directions-phone.png"))
+    buttons.nth(wanted[0]).tap()
+    assert page.locator("select[name=line1]").input_value() == line
+    page.screenshot(path=str(artifacts / "board-touch-line-picked-phone.png"))
+    with page.expect_navigation():
+        page.locator("#confirm-move").tap()
+    assert "Your move is in" in page.content()
+    game.refresh_from_db()
+    assert game.engine_events()[-1]["seat"] == seat.position
+    page.screenshot(path=str(artifacts / "board-touch-waiting-phone.png"))
+    context.close()
