@@ -18,8 +18,16 @@ from datetime import datetime
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
-from games import fragments, places, rules, snapshots, time_zones
-from games.board import board_svg, last_turn, layout, render_svg, seat_colour, static_layer
+from games import fragments, narration, places, rules, snapshots, time_zones
+from games.board import (
+    board_svg,
+    last_turn,
+    layout,
+    render_svg,
+    seat_colour,
+    since_last_turn,
+    static_layer,
+)
 from games.forms import MoveForm
 from games.models import Game, Seat
 
@@ -122,10 +130,18 @@ def seat_page(
         ]
         if state.starts[viewer] is not None:
             missing = rules.missing_cost(state, viewer)
+    events = list(snapshot.round_events)
+    # Everything the others did since the viewer last moved: marked on the board and told
+    # in words beside it (for someone not at the table, the last turn).
+    if viewer is not None and state.seat_to_move is not None:
+        highlight = since_last_turn(state, events, viewer)
+        since = narration.since_last_turn(state, viewer, events, names)
+    else:
+        highlight, since = last_turn(state, events), []
     svg = board_svg(
         state,
         viewer,
-        highlight=last_turn(state, snapshot.round_events),
+        highlight=highlight,
         seat_names=names,
         pickable_lines=pickable_lines,
         pickable_points=pickable_points,
@@ -145,6 +161,7 @@ def seat_page(
         "to_move": names[to_move] if to_move is not None else None,
         "last_scoring": _last_scoring(state, names),
         "winners": [names[w] for w in state.winners],
+        "since": since,
         "svg": render_svg(svg, layer),
         "pick_data": _pick_data(state, viewer, form) if my_turn else None,
     }

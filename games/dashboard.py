@@ -65,9 +65,13 @@ class Dashboard:
     active: list[DashboardEntry]
     setup: list[DashboardEntry]
     finished: list[DashboardEntry]
+    # Games the player set up for others without a seat of their own: managed, not played.
+    created: list[Game] = ()
 
     def __bool__(self) -> bool:
-        return bool(self.waiting_for_me or self.active or self.setup or self.finished)
+        return bool(
+            self.waiting_for_me or self.active or self.setup or self.finished or self.created
+        )
 
 
 def dashboard(user) -> Dashboard:
@@ -107,4 +111,12 @@ def dashboard(user) -> Dashboard:
         key=lambda e: (e.game.finished_at is not None, e.game.finished_at, e.game.pk),
         reverse=True,
     )
-    return Dashboard(waiting_for_me=waiting, active=active, setup=setup, finished=finished)
+    created = list(
+        Game.objects.filter(created_by=user)
+        .exclude(pk__in=list(entries))
+        .exclude(status=Game.Status.FINISHED)
+        .order_by("-pk")
+    )
+    return Dashboard(
+        waiting_for_me=waiting, active=active, setup=setup, finished=finished, created=created
+    )

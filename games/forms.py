@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 
 from django import forms
@@ -293,7 +294,23 @@ class BasePlayerFormSet(forms.BaseFormSet):
                     data["name"], data["email"], is_bot=bool(bot), bot_level=bot, joined=bool(bot)
                 )
             )
-        return specs
+        return names_apart(specs)
+
+
+def names_apart(specs: list[SeatSpec]) -> list[SeatSpec]:
+    """The seats with every name told apart: two "Strong bot"s become "Strong bot 1" and
+    "Strong bot 2" ("Won by Strong bot" must say which)."""
+    counts: dict[str, int] = {}
+    for spec in specs:
+        counts[spec.name] = counts.get(spec.name, 0) + 1
+    seen: dict[str, int] = {}
+    named = []
+    for spec in specs:
+        if counts[spec.name] > 1:
+            seen[spec.name] = seen.get(spec.name, 0) + 1
+            spec = replace(spec, name=f"{spec.name} {seen[spec.name]}")
+        named.append(spec)
+    return named
 
 
 PlayerFormSet = forms.formset_factory(

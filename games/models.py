@@ -115,6 +115,11 @@ class Game(models.Model):
         return self.display_name
 
     @property
+    def board_title(self) -> str:
+        """The board's name as the games spell it: "TransAmerica", "TransEuropa"."""
+        return rules.get_board(self.board).title
+
+    @property
     def display_name(self) -> str:
         """The game's title, or a name made from its number and board."""
         if self.title:

@@ -6,6 +6,7 @@ CSRF token, and a move carries the game version the player saw.
 
 from django.conf import settings
 from django.contrib import messages
+from django.db.models import F, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -43,6 +44,7 @@ def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
             "your_turn": game.status == Game.Status.ACTIVE
             and game.seat_to_move == seat.position
             and not seat.is_bot,
+            "next_waiting": waiting_elsewhere(seat),
             "poll_seconds": settings.RAILMAIL_BOARD_POLL_SECONDS,
             **board_part(request, game, seat, token),
         }
@@ -68,8 +70,32 @@ def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
     except rules.IllegalMove as exc:
         form.add_error(None, exc.message)
         return _board(request, seat, snapshot, form, status=422)
-    messages.success(request, "Your move is in.")
+    messages.success(request, "Your move is in. We will email you when it is your turn again.")
     return redirect(seat_path(seat))
+
+
+def waiting_elsewhere(seat: Seat) -> dict | None:
+    """The game, other than this one, that has waited longest for this player's move
+    (their account's seats, or their address's): where to go next."""
+    if seat.is_bot or not seat.email:
+        return None
+    mine = Q(user_id=seat.user_id) if seat.user_id else Q(email__iexact=seat.email)
+    other = (
+        Seat.objects.filter(
+            mine,
+            game__status=Game.Status.ACTIVE,
+            game__seat_to_move=F("position"),
+            is_bot=False,
+            autopilot=False,
+        )
+        .exclude(game_id=seat.game_id)
+        .select_related("game")
+        .order_by(F("game__deadline").asc(nulls_last=True), "game_id")
+        .first()
+    )
+    if other is None:
+        return None
+    return {"title": other.game.display_name, "path": seat_path(other)}
 
 
 def _board(request, seat, snapshot, form, *, status=200, moved_on=False, error=None):

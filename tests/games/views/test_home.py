@@ -71,3 +71,15 @@ def test_a_player_without_games_is_told_so(client):
     client.force_login(UserFactory())
     response = client.get(reverse("games:home"))
     assert b"You have no games yet" in response.content
+
+
+def test_the_dashboard_lists_games_i_set_up_without_playing(client):
+    from games.models import Game
+    from tests.factories import GameFactory, UserFactory
+
+    organiser = UserFactory()
+    game = GameFactory(created_by=organiser)
+    Game.objects.filter(pk=game.pk).update(title="The club's game")
+    client.force_login(organiser)
+    page = client.get("/").content.decode()
+    assert "Games you set up for others" in page and "The club&#x27;s game" in page

@@ -193,3 +193,46 @@ def test_the_tab_title_says_when_it_is_your_turn(client):
         f"<title>Your turn · {game.display_name}" in client.get(path_of(to_move)).content.decode()
     )
     assert "<title>Your turn" not in client.get(path_of(other)).content.decode()
+
+
+def test_the_board_page_tells_every_move_since_my_last_turn():
+    from django.test import Client
+
+    game = GameFactory()
+    me = game.seats.get(position=load_state(game).seat_to_move)
+    game = play_turn(play_turn(game))  # me, then the next player
+    game = play_turn(game)  # and the one after: now me again (three seats)
+    page = Client().get(seat_path(me)).content.decode()
+    assert "Since your last turn" in page
+    log = page.split('class="move-log">')[1].split("</ol>")[0]
+    assert log.count("<li>") == 2
+    assert "places their start marker" in log
+
+
+def test_after_a_move_the_page_says_we_will_email_and_where_to_play_next(client):
+    from tests.factories import UserFactory
+
+    ada = UserFactory(email="ada@example.org")
+    first, second = GameFactory(), GameFactory()
+    for game in (first, second):
+        game.seats.filter(position=load_state(game).seat_to_move).update(user=ada, email=ada.email)
+    seat = first.seats.get(user=ada)
+    state = load_state(first)
+    from games.bots import greedy_move
+
+    move = greedy_move(state, seat.position)
+    data = {"version": first.version, "point": state.board.point_index[move.point]}
+    page = client.post(seat_path(seat), data, follow=True).content.decode()
+    assert "We will email you when it is your turn again." in page
+    assert "Next game waiting for your move" in page
+    assert seat_path(second.seats.get(user=ada)) in page
+
+
+def test_the_invitation_page_spells_the_board_and_says_the_time_in_words(client):
+    from datetime import timedelta
+
+    game = GameFactory(started=False, time_per_move=timedelta(days=2))
+    seat = game.seats.get(position=1)
+    page = client.get(seat_path(seat)).content.decode()
+    assert "to play TransAmerica as" in page
+    assert "Time per move: 2\xa0days." in page

@@ -241,3 +241,17 @@ def test_a_replacement_name_with_a_line_break_is_refused(client, creator):
     assert "no line breaks" in response.content.decode()
     ada.refresh_from_db()
     assert ada.name == "Ada"
+
+
+def test_bots_of_the_same_kind_are_named_apart(client, creator):
+    data = new_game_data(start_when="now")
+    data |= {
+        "players-0-name": "",
+        "players-0-email": "",
+        "players-0-bot": "strong",
+        "players-1-bot": "strong",
+        "players-2-bot": "greedy",
+    }
+    client.post(reverse("games:new"), data)
+    names = Game.objects.get().seat_names()
+    assert names[1:] == ["Strong bot 1", "Strong bot 2", "Greedy bot"]
