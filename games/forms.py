@@ -41,14 +41,24 @@ class MoveForm(forms.Form):
     colour2 = forms.BooleanField(required=False, label="Build the second line in my colour")
     pass_turn = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args, state: rules.GameState, seat: int, **kwargs) -> None:
+    def __init__(
+        self, *args, state: rules.GameState, seat: int, first_line: int | None = None, **kwargs
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.state = state
         self.seat = seat
         board = state.board
         self.placing = state.phase == rules.PLACING
         self.first_line_ids = legal_line_ids(state, seat) if not self.placing else []
-        self.second_line_ids = second_line_ids(state, seat, self.first_line_ids)
+        # The second step without JavaScript: the first line is chosen, and only the lines
+        # the rules allow after it are offered.
+        self.first_line = first_line if first_line in self.first_line_ids else None
+        if self.first_line is not None:
+            self.first_line_ids = [self.first_line]
+            self.second_line_ids = rules.legal_second_line_ids(state, seat, self.first_line)
+        else:
+            self.second_line_ids = second_line_ids(state, seat, self.first_line_ids)
+        self.chosen_cost = board.lines[self.first_line][2] if self.first_line is not None else 0
         self.start_point_ids = (
             sorted(
                 (board.point_index[p] for p in rules.legal_start_points(state)),

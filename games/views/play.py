@@ -6,6 +6,7 @@ CSRF token, and a move carries the game version the player saw.
 
 from django.conf import settings
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.db.models import F, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -60,6 +61,22 @@ def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
     if not my_turn:
         form.add_error(None, "It is not your turn.")
         return _board(request, seat, snapshot, None, status=400, error=form)
+    if request.POST.get("step") == "second":
+        # Without JavaScript: the first line is chosen; offer only what may follow it.
+        try:
+            first = form.fields["line1"].clean(request.POST.get("line1", ""))
+        except ValidationError:
+            first = None  # not a line that may be built now
+        if first is None:
+            form.add_error("line1", "Choose the first line, then a second one.")
+            return _board(request, seat, snapshot, form, status=400)
+        second = MoveForm(
+            initial={"version": snapshot.version, "line1": first},
+            state=state,
+            seat=seat.position,
+            first_line=first,
+        )
+        return _board(request, seat, snapshot, second)
     if not form.is_valid():
         return _board(request, seat, snapshot, form, status=400)
     try:

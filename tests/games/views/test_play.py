@@ -236,3 +236,34 @@ def test_the_invitation_page_spells_the_board_and_says_the_time_in_words(client)
     page = client.get(seat_path(seat)).content.decode()
     assert "to play TransAmerica as" in page
     assert "Time per move: 2\xa0days." in page
+
+
+def test_without_javascript_the_second_step_offers_only_what_may_follow(client):
+    import re
+
+    from games import rules as engine
+
+    game = GameFactory()
+    for _ in range(3):  # every start marker placed
+        game = play_turn(game)
+    state = load_state(game)
+    seat = game.seats.get(position=state.seat_to_move)
+    first = next(i for i in legal_line_ids(state, seat.position) if state.board.lines[i][2] == 1)
+    page = client.post(
+        seat_path(seat), {"version": game.version, "line1": first, "step": "second"}
+    ).content.decode()
+    offered = {
+        int(v)
+        for v in re.findall(
+            r'<option value="(\d+)"', page.split('name="line2"')[1].split("</select>")[0]
+        )
+    }
+    assert offered == set(engine.legal_second_line_ids(state, seat.position, first))
+    assert 'Cost so far: <strong id="pick-cost">1</strong> of 2' in page
+    second = sorted(offered)[0]
+    done = client.post(seat_path(seat), {"version": game.version, "line1": first, "line2": second})
+    assert done.status_code == 302
+    bad = client.post(
+        seat_path(seat), {"version": game.version + 1, "line1": 99999, "step": "second"}
+    )
+    assert bad.status_code in (400, 409)
