@@ -180,6 +180,7 @@ def board_part(request: HttpRequest, game: Game, seat: Seat, token: str) -> dict
         if is_my_turn(state, table):
             form = MoveForm(state=state, seat=table.viewer, initial={"version": snapshot.version})
         context = seat_page(snapshot, table, form, holes.layer)
+        context["round_summary"] = round_summary(game, snapshot, table, holes.layer)
         context["csrf_token"] = holes.csrf_token
         return {
             "main": render_to_string("games/_board_main.html", context),
@@ -242,4 +243,34 @@ def _pick_data(state: rules.GameState, viewer: int, form: MoveForm) -> dict:
         "centre": centre,
         "may_colour": form.may_colour,
         "coloured_left": state.exclusive_left[viewer] if state.exclusive_left else 0,
+    }
+
+
+def round_summary(
+    game: Game, snapshot: snapshots.Snapshot, table: Table, layer=static_layer
+) -> dict | None:
+    """The round that ended before this one, for a player who has not moved since: its
+    final board with every hand (public now), who closed it and the losses. None once the
+    player has moved in the new round (or in the first round, or when the game is over)."""
+    state, viewer = snapshot.state, table.viewer
+    events = list(snapshot.round_events)
+    if state.is_over or state.round < 2 or not events or events[0]["type"] != rules.ROUND_STARTED:
+        return None
+    if any(e["type"] in rules.MOVE_EVENTS and e["seat"] == viewer for e in events):
+        return None
+    ended = snapshots.at(game, events[0]["seq"] - 1).state
+    scoring = ended.last_scoring
+    names = [row.name for row in table.seats]
+    everyone = [city for hand in scoring["hands"] for city in hand]
+    svg = board_svg(ended, viewer, marked_cities=everyone, seat_names=names)
+    return {
+        "round": scoring["round"],
+        "next_round": state.round,
+        "closer": [names[p] for p in scoring["connected"]],
+        "rows": [
+            {"name": names[p], "hand": scoring["hands"][p], "loss": scoring["losses"][p]}
+            for p in range(len(names))
+        ],
+        "svg": render_svg(svg, layer),
+        "key": f"railmail:summary:{game.pk}:{scoring['round']}",
     }

@@ -286,6 +286,8 @@ if PRODUCTION and not RATELIMIT_REDIS_URL:
         "Production needs Redis for its rate limits: a redis:// CELERY_BROKER_URL, or "
         "RATELIMIT_REDIS_URL"
     )
+# Where a local run keeps its files (the rate limits' and shared caches, below).
+VAR_DIR = Path(os.getenv("RAILMAIL_VAR_DIR", BASE_DIR / "var"))
 CACHES = {
     # Whatever the other caches are (Django's default when none is set above).
     **globals().get(
@@ -300,7 +302,7 @@ CACHES = {
         if RATELIMIT_REDIS_URL
         else {
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": str(BASE_DIR / "var" / "ratelimit"),
+            "LOCATION": str(VAR_DIR / "ratelimit"),
             # Past MAX_ENTRIES files the cache deletes a third of them at random, counts
             # in progress included: far more than one machine's clients ever make.
             "OPTIONS": {"MAX_ENTRIES": 100_000},
@@ -313,7 +315,7 @@ RATELIMIT_USE_CACHE = "ratelimit"
 CACHES["shared"] = {
     **CACHES["ratelimit"],
     "KEY_PREFIX": "railmail-shared",
-    **({} if RATELIMIT_REDIS_URL else {"LOCATION": str(BASE_DIR / "var" / "shared")}),
+    **({} if RATELIMIT_REDIS_URL else {"LOCATION": str(VAR_DIR / "shared")}),
 }
 RAILMAIL_SHARED_CACHE = "shared"
 # The database being down answers a friendly 503 with Retry-After (pbem/middleware.py).

@@ -267,3 +267,20 @@ def test_without_javascript_the_second_step_offers_only_what_may_follow(client):
         seat_path(seat), {"version": game.version + 1, "line1": 99999, "step": "second"}
     )
     assert bad.status_code in (400, 409)
+
+
+def test_a_new_round_first_shows_the_round_that_ended_with_every_hand(client):
+    from tests.factories import second_round_events, simulated_game
+
+    game = simulated_game(until=second_round_events(moves=0))  # round 2 just dealt
+    state = load_state(game)
+    seat = game.seats.get(position=state.seat_to_move)
+    page = client.get(seat_path(seat)).content.decode()
+    assert "Round 1 is over" in page and "Go on to round 2" in page
+    summary = page.split('id="round-summary"')[1].split("</details>")[0]
+    for hand in state.last_scoring["hands"]:
+        for city in hand:
+            assert city in summary
+    # Once they have moved in the new round, it is gone.
+    game = play_turn(game)
+    assert "Round 1 is over" not in client.get(seat_path(seat)).content.decode()
