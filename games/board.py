@@ -236,9 +236,14 @@ def render_svg(svg: dict, layer: Callable[[str, str], str] = static_layer) -> Sa
     page may give a placeholder instead and fill it in later.
     """
     board = svg["board"]
+    # A board to pick on is one tab stop: the arrow keys move between crossing points
+    # (games/static/games/board.js), not a tab stop per line.
+    picking = ' role="img"'
+    if svg["picking"]:
+        picking = ' tabindex="0" role="application" aria-describedby="board-keys"'
     out = [
         f'<svg class="board{" picking" if svg["picking"] else ""}" '
-        f'viewBox="0 0 {svg["width"]} {svg["height"]}" role="img" '
+        f'viewBox="0 0 {svg["width"]} {svg["height"]}"{picking} '
         'aria-labelledby="board-title" xmlns="http://www.w3.org/2000/svg">\n'
         f'  <title id="board-title">{escape(svg["title"])} board</title>\n'
         '  <g class="lines">\n    ',
@@ -275,14 +280,14 @@ def render_svg(svg: dict, layer: Callable[[str, str], str] = static_layer) -> Sa
     for p in pickable_points:
         out.append(
             f'<circle class="point pickable" cx="{p["x"]}" cy="{p["y"]}" r="7" '
-            f'data-point="{p["id"]}" tabindex="0"/>'
+            f'data-point="{p["id"]}" tabindex="-1"/>'
         )
     out.append("\n    ")
     for line in svg["lines"]:
         if line["pickable"]:
             rest = f' data-line="{line["id"]}"'
             tag = _line("pick", line["x1"], line["y1"], line["x2"], line["y2"], rest)
-            out.append(f'{tag} tabindex="0"><title>{escape(line["title"])}</title></line>\n    ')
+            out.append(f'{tag} tabindex="-1"><title>{escape(line["title"])}</title></line>\n    ')
     out.append("\n  </g>\n</svg>")
     # Every text that comes from a game or a player is escaped above.
     return mark_safe("".join(out))

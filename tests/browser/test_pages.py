@@ -63,7 +63,8 @@ def test_every_page_fits_a_phone_and_passes_axe(browser, live_server, artifacts)
     )
     page = context.new_page()
     problems = {}
-    for name, path in pages(user).items():
+    paths = pages(user)
+    for name, path in paths.items():
         page.goto(live_server.url + path)
         page.wait_for_load_state("networkidle")
         scroll, width = page.evaluate(
@@ -76,6 +77,14 @@ def test_every_page_fits_a_phone_and_passes_axe(browser, live_server, artifacts)
             problems[name] = found
         page.screenshot(path=str(folder / f"{name}-phone.png"), full_page=True)
     context.close()
-    for name, found in problems.items():
-        print(name, found)
+    # The same pages at desktop size, for the eye.
+    wide = browser.new_context(viewport={"width": 1280, "height": 900})
+    wide.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    page = wide.new_page()
+    for name, path in paths.items():
+        page.goto(live_server.url + path)
+        page.screenshot(path=str(folder / f"{name}-desktop.png"), full_page=True)
+    wide.close()
     assert problems == {}

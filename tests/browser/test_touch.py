@@ -80,3 +80,68 @@ def test_a_turn_built_with_thumb_taps(browser, live_server, artifacts):
     assert game.engine_events()[-1]["seat"] == seat.position
     page.screenshot(path=str(artifacts / "board-touch-waiting-phone.png"))
     context.close()
+
+
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def building_game():
+    game = GameFactory()
+    for _ in range(3):  # every start marker placed: the network is the start marker
+        game = play_turn(game)
+    return game, game.seats.get(position=load_state(game).seat_to_move)
+
+
+def test_a_turn_by_keyboard_with_the_board_as_one_tab_stop(browser, live_server, artifacts):
+    game, seat = building_game()
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(live_server.url + seat_path(seat))
+    presses = 0
+    while page.evaluate("document.activeElement?.tagName") != "svg":
+        page.keyboard.press("Tab")
+        presses += 1
+        assert presses < 20, "the board is not reached within 20 Tab presses"
+    assert page.locator("svg.board [tabindex='0']").count() == 0  # one stop, not one a line
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")  # the cursor moves and comes back to the start marker
+    page.keyboard.press("Enter")
+    assert page.locator("#direction-buttons button").count() >= 1
+    page.keyboard.press("Enter")  # the first direction, focused
+    chosen = page.locator("select[name=line1]").input_value()
+    assert chosen
+    page.screenshot(path=str(artifacts / "board-keyboard-line-picked-desktop.png"))
+    with page.expect_navigation():
+        page.locator("#confirm-move").focus()
+        page.keyboard.press("Enter")
+    assert "Your move is in" in page.content()
+    context.close()
+
+
+def test_a_turn_without_javascript(browser, live_server, artifacts):
+    game, seat = building_game()
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(live_server.url + seat_path(seat))
+    line1 = page.locator("select[name=line1]")
+    values = [v for v in line1.locator("option").evaluate_all("o => o.map(x => x.value)") if v]
+    state = load_state(game)
+    single = next(v for v in values if state.board.lines[int(v)][2] == 1)
+    line1.select_option(single)
+    page.get_by_role("button", name="Choose a second line").click()
+    assert "Cost so far: 1 of 2" in page.locator(".cost").inner_text()
+    offered = [
+        v
+        for v in page.locator("select[name=line2] option").evaluate_all("o => o.map(x => x.value)")
+        if v
+    ]
+    from games import rules as engine
+
+    assert {int(v) for v in offered} == set(
+        engine.legal_second_line_ids(state, seat.position, int(single))
+    )
+    page.locator("select[name=line2]").select_option(offered[0])
+    page.screenshot(path=str(artifacts / "board-nojs-second-line-phone.png"), full_page=True)
+    page.locator("#confirm-move").click()
+    assert "Your move is in" in page.content()
+    context.close()

@@ -79,13 +79,7 @@
     const node = event.target.closest("[data-line], [data-point]");
     if (node) activate(node);
   });
-  svg.addEventListener("keydown", (event) => {
-    const node = event.target.closest("[data-line], [data-point]");
-    if (node && (event.key === "Enter" || event.key === " ")) {
-      event.preventDefault();
-      activate(node);
-    }
-  });
+
   form.addEventListener("change", render);
   form.addEventListener("reset", () => setTimeout(render, 0));
   render();
@@ -155,6 +149,7 @@
       button.addEventListener("click", () => {
         toggleLine(choice.id);
         panel.hidden = true;
+        if (document.activeElement === button || !document.activeElement) svg.focus();
       });
       buttons.appendChild(button);
     });
@@ -176,6 +171,61 @@
     });
     return bestDistance <= SCALE / 2 ? best : null;
   }
+
+  // --- The keyboard: the board is one tab stop; arrows move a cursor between points ---
+  const KEYS = {
+    ArrowRight: [1, 0], ArrowLeft: [-1, 0],
+    ArrowUp: [0, -1], ArrowDown: [0, 1], // north-east, south-west
+    "Shift+ArrowUp": [-1, -1], "Shift+ArrowDown": [1, 1], // north-west, south-east
+  };
+  const byCoords = new Map(data.coords.map(([c, r], point) => [c + "," + r, point]));
+  const cursor = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+  cursor.setAttribute("class", "cursor");
+  cursor.setAttribute("r", "11");
+  let at = null;
+
+  function moveCursor(point) {
+    at = point;
+    cursor.setAttribute("cx", data.positions[point][0]);
+    cursor.setAttribute("cy", data.positions[point][1]);
+    if (!cursor.isConnected) svg.appendChild(cursor);
+    svg.setAttribute("aria-label", "Crossing point: " + data.names[point]);
+  }
+
+  function startPoint() {
+    const [x, y] = data.centre || data.positions[0];
+    let best = 0;
+    data.positions.forEach(([px, py], point) => {
+      if (Math.hypot(px - x, py - y) < Math.hypot(data.positions[best][0] - x, data.positions[best][1] - y)) best = point;
+    });
+    return best;
+  }
+
+  svg.addEventListener("focus", () => { if (at === null) moveCursor(startPoint()); });
+  svg.addEventListener("keydown", (event) => {
+    const key = (event.shiftKey ? "Shift+" : "") + event.key;
+    if (KEYS[key] || KEYS[event.key]) {
+      event.preventDefault();
+      const [dc, dr] = KEYS[key] || KEYS[event.key];
+      const [c, r] = data.coords[at === null ? startPoint() : at];
+      const next = byCoords.get((c + dc) + "," + (r + dr));
+      if (next !== undefined) moveCursor(next);
+    } else if ((event.key === "Enter" || event.key === " ") && at !== null) {
+      event.preventDefault();
+      if (data.placing) {
+        if (pointSelect && [...pointSelect.options].some((o) => o.value === String(at))) {
+          pointSelect.value = String(at);
+          render();
+        }
+      } else if (panel) {
+        showDirections(at);
+        const first = document.querySelector("#direction-buttons button");
+        if (first) first.focus();
+      }
+    } else if (event.key === "Escape" && panel) {
+      panel.hidden = true;
+    }
+  });
 
   if (panel && !data.placing) {
     // On a phone, lines are too close to tap: a tap picks the nearest crossing point.
