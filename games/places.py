@@ -208,3 +208,23 @@ def line_named(board: rules.Board, text: str) -> int:
             "joins two points next to each other."
         )
     return line
+
+
+LINE_IN_COORDINATES = re.compile(r"\((-?\d+),\s*(-?\d+)\)\s*-\s*\((-?\d+),\s*(-?\d+)\)")
+POINT_IN_COORDINATES = re.compile(r"\((-?\d+),\s*(-?\d+)\)")
+
+
+def in_words(board: rules.Board, text: str) -> str:
+    """``text`` (such as the engine's explanation of an illegal move) with every line and
+    point it gives in coordinates, "(8,6)-(9,7)", named in words instead."""
+
+    def line(match: re.Match) -> str:
+        ends = ((int(match[1]), int(match[2])), (int(match[3]), int(match[4])))
+        line_id = board.line_id(ends)
+        return line_name(board, line_id) if line_id is not None else match[0]
+
+    def point(match: re.Match) -> str:
+        index = board.point_index.get((int(match[1]), int(match[2])))
+        return point_name(board, index) if index is not None else match[0]
+
+    return POINT_IN_COORDINATES.sub(point, LINE_IN_COORDINATES.sub(line, text))

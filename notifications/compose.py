@@ -363,6 +363,8 @@ def _round_scored(message: Message):
             "round": facts["round"],
             "rows": rows,
             "ends_at": scoring["game_ends_at_score"],
+            "game_ends_at_first": state.board.game_ends_at_score,
+            "moved_after": state.board.barrier_moves_after_round,
             "closer": " and ".join(names[p] for p in scoring["connected"]),
             **_picture(
                 state,

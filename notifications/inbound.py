@@ -209,7 +209,8 @@ def _play(seat: Seat, version: int, request) -> Outcome:
     except services.GameMovedOn:
         return _refuse(seat, "stale", "The game moved on while your reply arrived.")
     except rules.IllegalMove as illegal:
-        return _refuse(seat, "illegal", f"That move is not allowed: {illegal}")
+        why = places.in_words(state.board, str(illegal))
+        return _refuse(seat, "illegal", f"That move is not allowed: {why}")
     return Outcome("played")
 
 

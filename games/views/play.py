@@ -14,7 +14,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import rules, services, snapshots
+from games import places, rules, services, snapshots
 from games.board_page import Table, board_part, seat_page
 from games.forms import EmailForm, MoveForm
 from games.links import seat_path
@@ -85,7 +85,8 @@ def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
         game.refresh_from_db()
         return _board(request, seat, snapshots.current(game), None, moved_on=True)
     except rules.IllegalMove as exc:
-        form.add_error(None, exc.message)
+        # Lines and points named as the page names them, not in the engine's coordinates.
+        form.add_error(None, places.in_words(state.board, exc.message))
         return _board(request, seat, snapshot, form, status=422)
     messages.success(request, "Your move is in. We will email you when it is your turn again.")
     return redirect(seat_path(seat))

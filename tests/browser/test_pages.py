@@ -10,7 +10,7 @@ from games.services import load_state
 from notifications import emails
 from tests.browser.axe import serious_violations
 from tests.conftest import play_turn
-from tests.factories import GameFactory, UserFactory, simulated_game
+from tests.factories import GameFactory, UserFactory, second_round_events, simulated_game
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -28,6 +28,8 @@ def pages(user) -> dict[str, str]:
         building = play_turn(building)
     builder = building.seats.get(position=load_state(building).seat_to_move)
     finished = simulated_game()
+    new_round = simulated_game(until=second_round_events(moves=0))  # round 1 just scored
+    summary_seat = new_round.seats.get(position=load_state(new_round).seat_to_move)
     setup = GameFactory(started=False)
     invited = setup.seats.get(position=1)
     return {
@@ -42,6 +44,7 @@ def pages(user) -> dict[str, str]:
         "board-waiting": seat_path(waiting),
         "board-building": seat_path(builder),
         "board-finished": seat_path(finished.seats.first()),
+        "board-round-summary": seat_path(summary_seat),
         "seat-history": reverse("games:seat_replay", args=[make_token(to_move)]),
         "invitation": seat_path(invited),
         "unsubscribe": reverse(

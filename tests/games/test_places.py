@@ -65,3 +65,15 @@ def test_a_name_that_names_nothing_says_why(text, why):
             places.line_named(board, text)
         else:
             places.point_named(board, text)
+
+
+def test_coordinates_in_a_message_become_names():
+    board = rules.get_board("transamerica")
+    line = 0
+    a, b, _ = board.lines[line]
+    (ca, ra), (cb, rb) = board.points[a], board.points[b]
+    text = f"line ({ca},{ra})-({cb},{rb}) is taken; ({ca},{ra}) is yours; (99,99) is nowhere"
+    said = places.in_words(board, text)
+    assert places.line_name(board, line) in said
+    assert f"{places.point_name(board, a)} is yours" in said
+    assert "(99,99) is nowhere" in said
