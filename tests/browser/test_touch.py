@@ -103,6 +103,15 @@ def test_a_turn_by_keyboard_with_the_board_as_one_tab_stop(browser, live_server,
         presses += 1
         assert presses < 20, "the board is not reached within 20 Tab presses"
     assert page.locator("svg.board [tabindex='0']").count() == 0  # one stop, not one a line
+    # On a desktop, every line to pick is at least 24 px wide.
+    widest = page.evaluate(
+        """() => {
+          const svg = document.querySelector("svg.board");
+          const pick = svg.querySelector(".pick");
+          return parseFloat(getComputedStyle(pick).strokeWidth) * svg.getScreenCTM().a;
+        }"""
+    )
+    assert widest >= 24, f"line targets {widest:.1f} px wide"
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowLeft")  # the cursor moves and comes back to the start marker
     page.keyboard.press("Enter")
