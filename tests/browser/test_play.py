@@ -136,7 +136,7 @@ def test_a_game_from_invitation_to_replay(browser, live_server, artifacts):
         break
     else:
         pytest.fail("the round did not end within 200 turns")
-    assert "Last round scored" in p.content()
+    assert "Round 1 scored" in p.content()
     game.refresh_from_db()
     assert game.round == 2 or game.status == Game.Status.FINISHED
 
