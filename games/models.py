@@ -202,6 +202,10 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "position"], name="games_seat_unique_position"),
         ]
+        indexes = [
+            # A player's seats by address: the next game waiting for them, their digest.
+            models.Index(fields=["email"], name="games_seat_email"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} (seat {self.position} of game {self.game_id})"

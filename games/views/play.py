@@ -97,7 +97,8 @@ def waiting_elsewhere(seat: Seat) -> dict | None:
     (their account's seats, or their address's): where to go next."""
     if seat.is_bot or not seat.email:
         return None
-    mine = Q(user_id=seat.user_id) if seat.user_id else Q(email__iexact=seat.email)
+    # Addresses are stored normalized (lower case): an exact match reads the email index.
+    mine = Q(user_id=seat.user_id) if seat.user_id else Q(email=seat.email.lower())
     other = (
         Seat.objects.filter(
             mine,
