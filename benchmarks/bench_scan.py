@@ -57,7 +57,7 @@ FROM generate_series(1, :n) AS i;
 
 INSERT INTO games_game (id, board, options, created_at, time_per_move, status, round,
     seat_to_move, deadline, version, scores, finished_at, created_by_id, bot_takeover_after,
-    on_timeout, reminder_hours, title, log_digest, remind_at, thread_token)
+    on_timeout, reminder_hours, title, log_digest, remind_at, thread_token, time_zone)
 SELECT i, 'transamerica', '{}', :now - interval '3 days', interval '48 hours', 'active', 1,
     :mover, d.deadline, CASE WHEN :paused THEN 11 ELSE 10 END, '[13, 13, 13]', NULL, i, 3,
     'bot', '[24, 2]', '', md5(i::text),
@@ -66,18 +66,19 @@ SELECT i, 'transamerica', '{}', :now - interval '3 days', interval '48 hours', '
          WHEN d.deadline > :now + interval '24 hours' THEN d.deadline - interval '24 hours'
          WHEN d.deadline > :now + interval '2 hours' THEN d.deadline - interval '2 hours'
          ELSE NULL END,
-    md5('thread' || i)
+    md5('thread' || i), 'UTC'
 FROM generate_series(1, :n) AS i,
 LATERAL (SELECT CASE WHEN i <= :due_deadlines THEN :now - i * interval '1 minute'
                      ELSE :now + interval '1 minute'
                           + (i::float / :n) * interval '47 hours' END AS deadline) AS d;
 
 INSERT INTO games_seat (id, position, name, email, is_bot, link_nonce, joined_at, game_id,
-    user_id, autopilot, bot_level, timeouts_in_a_row, seen_version)
+    user_id, autopilot, bot_level, timeouts_in_a_row, seen_version, browser_time_zone,
+    pending_link_nonce)
 SELECT (i - 1) * 3 + p + 1, p, 'Seat ' || p,
     CASE WHEN p = :mover THEN 'u' || i || '@bench.test' ELSE 'g' || i || 's' || p || '@bench.test'
     END, false, 'nonce', :now - interval '3 days', i, CASE WHEN p = :mover THEN i END, false,
-    '', 0, 0
+    '', 0, 0, '', ''
 FROM generate_series(1, :n) AS i, generate_series(0, 2) AS p;
 
 -- Every game has the same ten events, a real log (the account's seat is to move).
@@ -95,34 +96,34 @@ WHERE :paused;
 
 INSERT INTO notifications_message (kind, "to", event, subject, body_text, body_html, headers,
     status, created_at, next_attempt_at, attempts, claimed_at, sent_at, provider_id, error,
-    game_id, seat_id, facts, token)
+    game_id, seat_id, facts, token, claim)
 SELECT 'your_turn', 'g' || i || 's1@bench.test', 'v' || k, 'Your turn', 'text', '', '{}',
     'sent', :now - interval '2 days', :now - interval '2 days', 1, :now - interval '2 days',
     :now - interval '2 days', '', '', i, (i - 1) * 3 + 2, jsonb_build_object('version', k),
-    md5('sent' || i || '-' || k)
+    md5('sent' || i || '-' || k), ''
 FROM generate_series(1, :n) AS i, generate_series(1, 5) AS k;
 
 -- Today's digest: sent to every reader but the last :due_digests ones.
 INSERT INTO notifications_message (kind, "to", event, subject, body_text, body_html, headers,
     status, created_at, next_attempt_at, attempts, claimed_at, sent_at, provider_id, error,
-    game_id, seat_id, facts, token)
+    game_id, seat_id, facts, token, claim)
 SELECT 'digest', 'u' || i || '@bench.test', to_char(:now AT TIME ZONE 'UTC', 'YYYY-MM-DD'),
     'Digest', 'text', '', '{}', 'sent', :now, :now, 1, :now, :now, '', '', NULL, NULL,
-    jsonb_build_object('user', i), md5('digest' || i)
+    jsonb_build_object('address', 'u' || i || '@bench.test'), md5('digest' || i), ''
 FROM generate_series(1, :n) AS i
 WHERE i % 50 = 0 AND i <= :n - 50 * :due_digests;
 
 -- The outbox: rows just queued, rows whose task was lost, rows stuck mid-send.
 INSERT INTO notifications_message (kind, "to", event, subject, body_text, body_html, headers,
     status, created_at, next_attempt_at, attempts, claimed_at, sent_at, provider_id, error,
-    game_id, seat_id, facts, token)
+    game_id, seat_id, facts, token, claim)
 SELECT 'your_turn', 'g' || i || 's2@bench.test', 'v10', 'Your turn', 'text', '', '{}',
     CASE WHEN i <= 10 THEN 'pending' WHEN i <= 15 THEN 'pending' ELSE 'sending' END,
     :now - interval '30 minutes',
     CASE WHEN i <= 10 THEN :now ELSE :now - interval '10 minutes' END,
     CASE WHEN i <= 15 THEN 0 ELSE 1 END,
     CASE WHEN i > 15 THEN :now - interval '20 minutes' END, NULL, '', '', i, NULL,
-    jsonb_build_object('version', 10), md5('outbox' || i)
+    jsonb_build_object('version', 10), md5('outbox' || i), ''
 FROM generate_series(1, 18) AS i;
 
 SELECT setval(pg_get_serial_sequence('accounts_user', 'id'), :n);
@@ -185,14 +186,15 @@ def build(database_url: str, size: int, now: str, env: dict) -> float:
     sql = BUILD_SQL
     for key in ["paused", *sorted(variables, key=len, reverse=True)]:
         sql = sql.replace(f":{key}", variables[key])
-    subprocess.run(
+    done = subprocess.run(
         ["psql", database_url, "-q", "-v", "ON_ERROR_STOP=1"],
         input=sql,
         text=True,
-        check=True,
         capture_output=True,
         timeout=900,
     )
+    if done.returncode != 0:
+        raise SystemExit(f"building the games failed:\n{done.stderr}")
     return time.monotonic() - started
 
 
