@@ -33,7 +33,7 @@ import sys
 import time
 from pathlib import Path
 
-from databases import fresh_database
+from stack import fresh_database, production_env
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
@@ -47,24 +47,15 @@ def free_port() -> int:
 
 
 def service_env(database_url: str, smtp_port: int) -> dict[str, str]:
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("DJANGO_", "RAILMAIL_", "ANYMAIL_", "EMAIL_", "CELERY_"))
-    }
-    env.update(
-        RAILMAIL_ENV="production",
-        SECRET_KEY="bench-" + "x" * 60,
-        SITE_URL="https://bench.railmail.test",
-        DATABASE_URL=database_url,
+    """Production settings, sending by SMTP to the benchmark's server."""
+    env = production_env(
+        database_url,
         CELERY_BROKER_URL="redis://127.0.0.1:6379/10",
         EMAIL_HOST="127.0.0.1",
         EMAIL_PORT=str(smtp_port),
         RAILMAIL_TURN_EMAIL_GRACE="0",
-        DJANGO_SETTINGS_MODULE="pbem.settings",
-        PYTHONPATH=str(ROOT),
-        LOG_LEVEL="WARNING",
     )
+    del env["EMAIL_BACKEND"]  # EMAIL_HOST chooses Django's SMTP backend
     return env
 
 

@@ -33,7 +33,7 @@ import sys
 import time
 from pathlib import Path
 
-from databases import fresh_database
+from stack import fresh_database, production_env
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
@@ -136,24 +136,7 @@ VACUUM ANALYZE;
 
 def service_env(database_url: str) -> dict[str, str]:
     """Production settings, with the digests due at any hour."""
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("DJANGO_", "RAILMAIL_", "ANYMAIL_", "EMAIL_", "CELERY_"))
-    }
-    env.update(
-        RAILMAIL_ENV="production",
-        SECRET_KEY="bench-" + "x" * 60,
-        SITE_URL="https://bench.railmail.test",
-        DATABASE_URL=database_url,
-        CELERY_BROKER_URL=REDIS,
-        EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
-        RAILMAIL_DIGEST_HOUR="0",
-        DJANGO_SETTINGS_MODULE="pbem.settings",
-        PYTHONPATH=str(ROOT),
-        LOG_LEVEL="WARNING",
-    )
-    return env
+    return production_env(database_url, CELERY_BROKER_URL=REDIS, RAILMAIL_DIGEST_HOUR="0")
 
 
 def real_log() -> tuple[str, int]:

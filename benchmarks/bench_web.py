@@ -42,7 +42,7 @@ import time
 import urllib.parse
 from pathlib import Path
 
-from databases import fresh_database
+from stack import fresh_database, production_env
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
@@ -54,25 +54,13 @@ REDIS = "redis://127.0.0.1:6379/11"
 
 def service_env(database_url: str) -> dict[str, str]:
     """Production settings for the benchmark's gunicorn and its set-up."""
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("DJANGO_", "RAILMAIL_", "ANYMAIL_", "EMAIL_"))
-    }
-    env.update(
-        RAILMAIL_ENV="production",
+    return production_env(
+        database_url,
         RAILMAIL_BENCHMARK="true",
-        SECRET_KEY="bench-" + "x" * 60,
         SITE_URL=f"https://{HOST}",
-        DATABASE_URL=database_url,
         DB_CONN_MAX_AGE="60",
         CELERY_BROKER_URL=REDIS,
-        EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
-        DJANGO_SETTINGS_MODULE="pbem.settings",
-        PYTHONPATH=str(ROOT),
-        LOG_LEVEL="WARNING",
     )
-    return env
 
 
 # --- building the games (runs in a child process with the benchmark's settings) ---------
