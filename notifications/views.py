@@ -95,7 +95,7 @@ def mailbox(request: HttpRequest) -> HttpResponse:
     """Every email the outbox holds, newest first: the local developer's inbox."""
     _debug_only()
     rows = Message.objects.select_related("game").only(
-        "pk", "kind", "to", "subject", "status", "created_at", "game"
+        "pk", "kind", "to", "subject", "status", "created_at", "next_attempt_at", "game"
     )[:200]
     return render(request, "notifications/mailbox.html", {"messages_list": rows})
 

@@ -250,3 +250,10 @@ class TestVacation:
         assert strict.post(reverse("notifications:vacation"), {"days": "1"}).status_code == 403
         user.refresh_from_db()
         assert user.vacation_until is not None and user.vacation_days_left == 12
+
+
+def test_the_mailbox_says_when_a_waiting_email_will_be_written(client, settings):
+    settings.DEBUG = True
+    emails.login_link("ada@example.org", "https://railmail.example.org/l/abc/")
+    listing = client.get(reverse("notifications:mailbox")).content.decode()
+    assert "Written when it is sent, from " in listing
