@@ -157,7 +157,6 @@ def _deliver_claimed(rows: list[Message], now: datetime) -> list[Message]:
             try:
                 _send(row, connection)
             except Exception as exc:
-                connection.close()  # a failed send may leave it unusable: a new one next
                 row.error = describe(exc)
                 if not is_temporary(exc) or row.attempts >= MAX_ATTEMPTS:
                     given_up.append((row, exc))
@@ -166,8 +165,9 @@ def _deliver_claimed(rows: list[Message], now: datetime) -> list[Message]:
                     # was accepted: releasing the claim is safe.
                     row.status = Message.Status.PENDING
                     row.next_attempt_at = now + backoff(row.attempts)
+                _close(connection)  # a failed send may leave it unusable: a new one next
     finally:
-        connection.close()
+        _close(connection)
     for row, exc in given_up:
         _give_up(row, exc, why="" if not is_temporary(exc) else _still_failing(row))
     with transaction.atomic():  # one commit for the batch
@@ -192,6 +192,15 @@ FINISHED_FIELDS = [
     "body_html",
     "headers",
 ]
+
+
+def _close(connection) -> None:
+    """Close the mail connection; a server that does not answer our QUIT (or has gone)
+    must not stop the results of the batch from being written."""
+    try:
+        connection.close()
+    except Exception:
+        log.warning("closing the mail connection failed", exc_info=True)
 
 
 def _send(row: Message, connection) -> None:

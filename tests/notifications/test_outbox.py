@@ -268,3 +268,22 @@ def test_the_admin_says_plainly_that_sending_again_may_duplicate(
 )
 def test_permanent_and_temporary_failures_are_told_apart(error, temporary):
     assert outbox.is_temporary(error) is temporary
+
+
+class QuitTimesOutBackend(BaseEmailBackend):
+    """Sends, then hangs up badly: its close fails as a QUIT to a silent server does."""
+
+    def send_messages(self, messages):
+        mail.outbox.extend(messages)
+        return len(messages)
+
+    def close(self):
+        raise TimeoutError("timed out waiting for the answer to QUIT")
+
+
+def test_a_connection_that_fails_to_close_still_has_its_results_written(settings):
+    settings.EMAIL_BACKEND = f"{__name__}.QuitTimesOutBackend"
+    message = pending_message()
+    assert outbox.deliver(message.pk).status == Message.Status.SENT
+    message.refresh_from_db()
+    assert message.status == Message.Status.SENT and len(mail.outbox) == 1

@@ -253,11 +253,11 @@ def test_the_soft_time_limit_ends_a_send_to_a_server_that_never_answers(tmp_path
             with publishing_to(queue):
                 tasks.deliver.apply_async((row.pk,), soft_time_limit=2, time_limit=30)
             # The worker is free again, and the row is pending for a later retry.
+            # One read of the row: two could see it before and after the claim.
             wait_for(
-                lambda: (
-                    Message.objects.get(pk=row.pk).status == Message.Status.PENDING
-                    and Message.objects.get(pk=row.pk).attempts == 1
-                ),
+                lambda: Message.objects.filter(
+                    pk=row.pk, status=Message.Status.PENDING, attempts=1
+                ).exists(),
                 "the soft time limit to release the row",
                 timeout=60,
             )
