@@ -89,13 +89,10 @@ def since_last_turn(state: rules.GameState, events: Sequence[dict], position: in
     board = state.board
     lines: set[int] = set()
     starts: set[int] = set()
-    for event in reversed(events):
-        kind = event["type"]
-        if kind == rules.ROUND_STARTED or (kind in rules.MOVE_EVENTS and event["seat"] == position):
-            break
-        if kind == rules.START_PLACED:
+    for event in rules.moves_since_last_turn(events, position):
+        if event["type"] == rules.START_PLACED:
             starts.add(board.point_index[tuple(event["point"])])
-        elif kind == rules.TRACK_BUILT:
+        elif event["type"] == rules.TRACK_BUILT:
             lines.update(board.line_id(rules.as_line(line)) for line in event["lines"])
     return Highlight(lines=frozenset(lines), starts=frozenset(starts))
 

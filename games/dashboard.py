@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from django.db.models import Prefetch
 
-from games import links, rules
+from games import links
 from games.finished_games import winners
 from games.models import Game, Seat
 
@@ -56,7 +56,7 @@ class DashboardEntry:
 
     @property
     def board_title(self) -> str:
-        return rules.get_board(self.game.board).title
+        return self.game.board_title
 
 
 @dataclass(frozen=True)

@@ -102,11 +102,4 @@ def describe(event: dict, state: rules.GameState, names: Names) -> str:
 
 def since_last_turn(state: rules.GameState, position: int, log: list[dict], names: Names) -> list:
     """What the other seats did since ``position`` last moved, in this round, in order."""
-    done = []
-    for event in reversed(log):
-        kind = event["type"]
-        if kind == rules.ROUND_STARTED or (kind in rules.MOVE_EVENTS and event["seat"] == position):
-            break
-        if kind in rules.MOVE_EVENTS:
-            done.append(describe(event, state, names))
-    return list(reversed(done))
+    return [describe(event, state, names) for event in rules.moves_since_last_turn(log, position)]

@@ -234,15 +234,8 @@ def _picture(state, position: int, names, *, highlight=None, public_hands=None, 
 
 def _movers_since(events, position: int, names) -> list[str]:
     """Who moved since ``position``'s last move this round, in order, once each."""
-    movers: list[str] = []
-    for event in reversed(events):
-        if event["type"] == rules.ROUND_STARTED or (
-            event["type"] in rules.MOVE_EVENTS and event["seat"] == position
-        ):
-            break
-        if event["type"] in rules.MOVE_EVENTS and names[event["seat"]] not in movers:
-            movers.insert(0, names[event["seat"]])
-    return movers
+    movers = (names[event["seat"]] for event in rules.moves_since_last_turn(events, position))
+    return list(dict.fromkeys(movers))
 
 
 def _round_rows(scoring: dict, names: list[str]) -> list[dict]:
@@ -263,10 +256,6 @@ def _subject(game: Game, what: str) -> str:
     return f"{what} · {game.display_name}"
 
 
-def _names(game: Game) -> list[str]:
-    return game.seat_names()
-
-
 def _table(scores, names) -> list[dict]:
     return [{"name": name, "score": score} for name, score in zip(names, scores, strict=True)]
 
@@ -280,7 +269,7 @@ def _invitation(message: Message):
         raise NotNeeded  # a newer link replaced this one, and its own email says so
     reminder, fresh = facts.get("reminder", False), facts.get("fresh_link", False)
     inviter = game.created_by.get_full_name() if game.created_by else ""
-    others = [name for position, name in enumerate(_names(game)) if position != seat.position]
+    others = [name for position, name in enumerate(game.seat_names()) if position != seat.position]
     if seat.joined_at is None and not fresh:
         what = "Reminder: you're invited" if reminder else "You're invited"
     else:
@@ -296,7 +285,7 @@ def _invitation(message: Message):
             "joined": seat.joined_at is not None,
             "seat_url": links.url_with_nonce(seat, nonce),
             "time_per_move": game.time_per_move,
-            "board_title": rules.get_board(game.board).title,
+            "board_title": game.board_title,
         },
     )
 
@@ -313,7 +302,7 @@ def _your_turn(message: Message):
         raise NotNeeded
     snapshot = snapshots.at(game, version, message.facts.get("digest", ""))
     state, position = snapshot.state, seat.position
-    names = _names(game)
+    names = game.seat_names()
     return (
         _subject(game, "Your turn"),
         "your_turn",
@@ -353,7 +342,7 @@ def _your_turn(message: Message):
 def _round_scored(message: Message):
     game, seat, facts = message.game, message.seat, message.facts
     state = snapshots.at(game, facts["version"]).state
-    scoring, names = state.last_scoring, _names(game)
+    scoring, names = state.last_scoring, game.seat_names()
     rows = _round_rows(scoring, names)
     return (
         _subject(game, f"Round {facts['round']} scored"),
@@ -380,7 +369,7 @@ def _round_scored(message: Message):
 def _game_over(message: Message):
     game, seat = message.game, message.seat
     state = snapshots.at(game, message.facts["version"]).state
-    names = _names(game)
+    names = game.seat_names()
     winners = [names[position] for position in state.winners]
     table = sorted(_table(state.scores, names), key=lambda row: -row["score"])
     return (
@@ -477,7 +466,7 @@ def _reply_answer(message: Message):
             "why": message.facts["why"],
             "yours": yours,
             "cities": list(state.hands[position]) if state and state.hands else [],
-            "to_move": _names(game)[to_move] if to_move is not None else "",
+            "to_move": game.seat_names()[to_move] if to_move is not None else "",
             "seat_url": links.seat_url(seat),
             "hint": reply_grammar.HINT,
         },

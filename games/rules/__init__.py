@@ -27,6 +27,7 @@ from .events import (
     TRACK_BUILT,
     TURN_PASSED,
     TURN_TIMED_OUT,
+    moves_since_last_turn,
 )
 from .graph import (
     INFINITY,
@@ -121,6 +122,7 @@ __all__ = [
     "make_record",
     "may_colour",
     "missing_cost",
+    "moves_since_last_turn",
     "network",
     "reach",
     "read_record",

@@ -3,8 +3,11 @@
 The engine writes and checks the events of play; the service records what happens around
 play (the clock, timeouts, bots taking a seat) in the same log, and the engine lets those
 pass. The values are what the log and the public game record (``pbem-game-record/1``)
-hold: they never change.
+hold: they never change. ``moves_since_last_turn`` is the one walk back over a round's
+events that the board, the move log and the emails share.
 """
+
+from collections.abc import Sequence
 
 # Play: the engine writes these and checks each one on replay.
 GAME_CREATED = "game_created"
@@ -28,3 +31,16 @@ PLAY_EVENTS = (GAME_CREATED, ROUND_STARTED, *MOVE_EVENTS, ROUND_SCORED, GAME_END
 # A seat's clock (vacations): these start no turn.
 CLOCK_EVENTS = (CLOCK_PAUSED, CLOCK_RESUMED)
 AROUND_PLAY_EVENTS = (TURN_TIMED_OUT, SEAT_TAKEN_BY_BOT, SEAT_TAKEN_BACK, *CLOCK_EVENTS)
+
+
+def moves_since_last_turn(events: Sequence[dict], seat: int) -> list[dict]:
+    """The moves the other seats made since ``seat`` last moved in this round, in order
+    (``events``: the log, from the round's start at least)."""
+    moves = []
+    for event in reversed(events):
+        kind = event["type"]
+        if kind == ROUND_STARTED or (kind in MOVE_EVENTS and event["seat"] == seat):
+            break
+        if kind in MOVE_EVENTS:
+            moves.append(event)
+    return moves[::-1]
