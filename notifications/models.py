@@ -1,6 +1,7 @@
 """The outbox of every email Railmail sends, and the addresses that must not get mail."""
 
 import secrets
+from collections.abc import Iterable
 
 from django.db import models
 from django.db.models import Q
@@ -128,14 +129,27 @@ class Suppression(models.Model):
 
     @classmethod
     def stops(cls, address: str, kind: str) -> bool:
-        """Whether mail of ``kind`` to ``address`` must not be sent: the one check (a
-        stopped address, or a kind its reader stopped)."""
-        if kind in UNSUPPRESSIBLE_KINDS:
-            return False
-        address = address.strip().lower()
-        return cls.objects.filter(
-            address=address
-        ).exists() or kind in MailPreference.stopped_kinds_of(address)
+        """Whether mail of ``kind`` to ``address`` must not be sent."""
+        return (address.strip().lower(), kind) in cls.stopping([(address, kind)])
+
+    @classmethod
+    def stopping(cls, mails: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
+        """Which of the (address, kind) ``mails`` must not be sent: the one check (a
+        stopped address, or a kind its reader stopped), in two queries for any number."""
+        wanted = {
+            (a.strip().lower(), kind) for a, kind in mails if kind not in UNSUPPRESSIBLE_KINDS
+        }
+        if not wanted:
+            return set()
+        addresses = {address for address, _ in wanted}
+        stopped = set(cls.objects.filter(address__in=addresses).values_list("address", flat=True))
+        chosen = MailPreference.objects.filter(address__in=addresses)
+        kinds = dict(chosen.values_list("address", "stopped_kinds"))
+        return {
+            (address, kind)
+            for address, kind in wanted
+            if address in stopped or kind in kinds.get(address, ())
+        }
 
 
 class MailPreference(models.Model):
@@ -154,11 +168,6 @@ class MailPreference(models.Model):
 
     def __str__(self) -> str:
         return self.address
-
-    @classmethod
-    def stopped_kinds_of(cls, address: str) -> list[str]:
-        found = cls.objects.filter(address=address).values_list("stopped_kinds", flat=True)
-        return next(iter(found), [])
 
 
 # A login link is asked for by the person who reads it, there and then: an unsubscribe

@@ -14,12 +14,12 @@ from anymail.exceptions import AnymailAPIError, AnymailError, AnymailRecipientsR
 from celery.exceptions import SoftTimeLimitExceeded
 from django.core.mail import EmailMultiAlternatives, get_connection, mail_admins
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts.text import one_line
 from notifications import compose
-from notifications.models import UNSUPPRESSIBLE_KINDS, MailPreference, Message, Suppression
+from notifications.models import Message, Suppression
 
 log = logging.getLogger(__name__)
 
@@ -129,20 +129,17 @@ def _claim(message_id: int, now: datetime, along: int) -> list[Message]:
     if not claimed:
         # Sent, being sent by another worker, given up, or not due yet: nothing to do.
         return []
-    stopped = Suppression.objects.filter(address=OuterRef("to"))
     rows = list(
         # The partial index of rows being sent finds them by claimed_at.
         Message.objects.filter(status=Message.Status.SENDING, claimed_at=now, claim=token)
         .select_related("game__created_by", "seat__user")
         .prefetch_related("game__seats")
-        .annotate(stopped=Exists(stopped))
         .order_by("pk")
     )
-    # The kinds each reader stopped since their emails were queued.
-    chosen = MailPreference.objects.filter(address__in={row.to for row in rows})
-    stopped_kinds = dict(chosen.values_list("address", "stopped_kinds"))
+    # Mail stopped since the rows were queued (a bounce, an unsubscribe) is not sent.
+    stopped = Suppression.stopping((row.to, row.kind) for row in rows)
     for row in rows:
-        row.stopped = row.stopped or row.kind in stopped_kinds.get(row.to, ())
+        row.stopped = (row.to, row.kind) in stopped
     return rows
 
 
@@ -205,7 +202,7 @@ def _close(connection) -> None:
 
 def _send(row: Message, connection) -> None:
     """Build and send one claimed row through ``connection``; set how it ended."""
-    if row.stopped and row.kind not in UNSUPPRESSIBLE_KINDS:
+    if row.stopped:
         row.status = Message.Status.SUPPRESSED
         return
     composed = compose.compose(row)
