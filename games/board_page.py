@@ -240,6 +240,7 @@ def _pick_data(state: rules.GameState, viewer: int, form: MoveForm) -> dict:
         "positions": pos,
         "coords": [list(point) for point in board.points],
         "names": list(places.point_names(board)),
+        "directions": {f"{dc},{dr}": name for (dc, dr), name in places.DIRECTIONS},
         "centre": centre,
         "may_colour": form.may_colour,
         "coloured_left": state.exclusive_left[viewer] if state.exclusive_left else 0,

@@ -89,10 +89,6 @@
   const zoomControls = document.getElementById("zoom-controls");
   const panel = document.getElementById("directions");
   const SCALE = 40; // SVG units between neighbouring crossing points (games/board.py)
-  const DIRECTIONS = {
-    "1,0": "east", "1,1": "south-east", "0,1": "south-west",
-    "-1,0": "west", "-1,-1": "north-west", "0,-1": "north-east",
-  };
   let zoom = 1;
 
   function scale() { return svg.getScreenCTM().a; } // screen pixels per SVG unit
@@ -129,7 +125,8 @@
         const [a, b, lineCost] = data.lines[id];
         const other = a === point ? b : a;
         const step = (data.coords[other][0] - col) + "," + (data.coords[other][1] - row);
-        return { id, words: DIRECTIONS[step] + (lineCost === 2 ? " (double)" : ""), to: other };
+        // The directions' words come from the server (games/places.py), like the names.
+        return { id, words: data.directions[step] + (lineCost === 2 ? " (double)" : ""), to: other };
       });
   }
 
