@@ -9,7 +9,7 @@ NODE_STAMP := node_modules/.installed
 PG_TEST_URL ?= postgres://postgres@127.0.0.1:5432/railmail
 REDIS_TEST_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: setup run test lint test-sqlite test-postgres services system-deps
+.PHONY: setup run test lint test-sqlite test-postgres services system-deps messages catalogues
 
 # Reinstall only when the dependencies may have changed.
 $(STAMP): pyproject.toml
@@ -39,6 +39,16 @@ services:
 # Debian packages the tests need (Chromium for the browser tests); a no-op once there.
 system-deps:
 	scripts/install-system-deps
+
+# The translation catalogues (pbem/locale): `make messages` adds new strings to the .po
+# files for translators; `make catalogues` compiles them into the committed .mo files.
+MESSAGES_IGNORE := --ignore=.venv --ignore=node_modules --ignore=tests --ignore=benchmarks \
+	--ignore=staticfiles --ignore=build --ignore='*.egg-info'
+messages: setup
+	$(BIN)/python manage.py makemessages --locale=de --no-obsolete --add-location=file $(MESSAGES_IGNORE)
+
+catalogues: setup
+	$(BIN)/python manage.py compilemessages --locale=de --ignore=.venv --ignore=node_modules
 
 lint: setup
 	$(BIN)/ruff check .

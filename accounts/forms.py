@@ -3,6 +3,8 @@
 from zoneinfo import available_timezones
 
 from django import forms
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User, normalize_email
 from accounts.text import refuse_control_characters
@@ -12,7 +14,7 @@ class LoginForm(forms.Form):
     """The address to send a sign-in link to."""
 
     email = forms.EmailField(
-        label="Email address",
+        label=_("Email address"),
         max_length=254,
         widget=forms.EmailInput(attrs={"autocomplete": "email", "autofocus": True}),
     )
@@ -28,22 +30,37 @@ def timezone_choices() -> list[tuple[str, str]]:
 
 
 class PreferencesForm(forms.ModelForm):
-    """A player's name, turn emails, reminders and time zone."""
+    """A player's name, turn emails, reminders, time zone and language."""
 
     timezone = forms.ChoiceField(
-        label="Time zone",
+        label=_("Time zone"),
         choices=timezone_choices,
-        help_text="Deadlines are shown in it.",
+        help_text=_("Deadlines are shown in it."),
+    )
+
+    language = forms.ChoiceField(
+        label=_("Language"),
+        # Each language by its own name: a reader finds theirs whatever the page is in.
+        choices=[("", _("Each game's language")), *settings.LANGUAGES],
+        required=False,
+        help_text=_("Pages and emails are in it."),
     )
 
     class Meta:
         model = User
-        fields = ("name", "email_mode", "reminders", "timezone")
-        labels = {"name": "Your name", "email_mode": "Turn emails"}
-        help_texts = {"name": "What other players see; your address is never shown."}
+        fields = ("name", "email_mode", "reminders", "timezone", "language")
+        labels = {"name": _("Your name"), "email_mode": _("Turn emails")}
+        help_texts = {"name": _("What other players see; your address is never shown.")}
         widgets = {"email_mode": forms.RadioSelect}
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         # The name goes into other players' emails, some of it into their subjects.
         self.fields["name"].validators.append(refuse_control_characters)
+
+
+class LanguageForm(forms.Form):
+    """The language menu at the foot of every page."""
+
+    language = forms.ChoiceField(choices=settings.LANGUAGES)
+    next = forms.CharField(required=False)

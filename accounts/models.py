@@ -1,8 +1,11 @@
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 def normalize_email(email: str) -> str:
@@ -41,32 +44,40 @@ class User(AbstractBaseUser, PermissionsMixin):
     """An account. Email is the login; playing a game needs no account at all."""
 
     class EmailMode(models.TextChoices):
-        EACH_TURN = "each_turn", "An email on every turn"
-        DAILY_DIGEST = "daily_digest", "One daily digest of the games waiting for me"
+        EACH_TURN = "each_turn", _("An email on every turn")
+        DAILY_DIGEST = "daily_digest", _("One daily digest of the games waiting for me")
 
-    email = models.EmailField("email address", unique=True)
-    name = models.CharField("display name", max_length=100, blank=True)
+    email = models.EmailField(_("email address"), unique=True)
+    name = models.CharField(_("display name"), max_length=100, blank=True)
     is_staff = models.BooleanField(
-        "staff status",
+        _("staff status"),
         default=False,
-        help_text="Designates whether the user can log into the admin site.",
+        help_text=_("Designates whether the user can log into the admin site."),
     )
     is_active = models.BooleanField(
-        "active",
+        pgettext_lazy("account", "active"),
         default=True,
-        help_text="Unselect this instead of deleting accounts.",
+        help_text=_("Unselect this instead of deleting accounts."),
     )
-    date_joined = models.DateTimeField("date joined", default=timezone.now)
+    date_joined = models.DateTimeField(_("date joined"), default=timezone.now)
 
     # Preferences. A seat played by link alone, without an account, gets the defaults.
     email_mode = models.CharField(
-        "turn emails", max_length=16, choices=EmailMode.choices, default=EmailMode.EACH_TURN
+        _("turn emails"), max_length=16, choices=EmailMode.choices, default=EmailMode.EACH_TURN
     )
     reminders = models.BooleanField(
-        "deadline reminders", default=True, help_text="Remind me before a move's deadline."
+        _("deadline reminders"), default=True, help_text=_("Remind me before a move's deadline.")
     )
     timezone = models.CharField(
-        "time zone", max_length=64, default="UTC", help_text="Deadlines are shown in it."
+        _("time zone"), max_length=64, default="UTC", help_text=_("Deadlines are shown in it.")
+    )
+    # Empty until chosen: then each game's language is used (games.languages).
+    language = models.CharField(
+        _("language"),
+        max_length=8,
+        blank=True,
+        choices=settings.LANGUAGES,
+        help_text=_("Pages and emails are in it."),
     )
     # Vacation: days that pause this player's clocks in all their games.
     vacation_days_left = models.PositiveSmallIntegerField(default=14)
@@ -79,8 +90,8 @@ class User(AbstractBaseUser, PermissionsMixin):
     REQUIRED_FIELDS: list[str] = []
 
     class Meta:
-        verbose_name = "user"
-        verbose_name_plural = "users"
+        verbose_name = _("user")
+        verbose_name_plural = _("users")
         constraints = [
             # The save() path normalises; this holds for rows written any other way too.
             models.UniqueConstraint(Lower("email"), name="accounts_user_email_ci_unique"),

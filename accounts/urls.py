@@ -10,4 +10,5 @@ urlpatterns = [
     path("login/<str:token>/", views.login_confirm, name="login_confirm"),
     path("logout/", views.logout, name="logout"),
     path("preferences/", views.preferences, name="preferences"),
+    path("language/", views.language, name="language"),
 ]

@@ -1,23 +1,31 @@
 """Signing in by emailed link, signing out, and a player's preferences."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout as auth_logout
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import login_links
-from accounts.forms import LoginForm, PreferencesForm
+from accounts.forms import LanguageForm, LoginForm, PreferencesForm
 from notifications import emails
 from pbem import ratelimits
 
 # Where the confirmation page of a bad link says what went wrong.
 BAD_LINK_MESSAGES = {
-    "expired": "This sign-in link has expired: links work for an hour.",
-    "used": "This sign-in link has already been used: each link works once.",
-    "tampered": "This sign-in link is not valid: it may have been cut short when copied.",
-    "inactive": "This account is disabled. Please contact the site's operators.",
+    "expired": gettext_lazy("This sign-in link has expired: links work for an hour."),
+    "used": gettext_lazy("This sign-in link has already been used: each link works once."),
+    "tampered": gettext_lazy(
+        "This sign-in link is not valid: it may have been cut short when copied."
+    ),
+    "inactive": gettext_lazy("This account is disabled. Please contact the site's operators."),
 }
 
 
@@ -66,24 +74,51 @@ def login_confirm(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "GET":
         return render(request, "accounts/login_confirm.html", {"email": asked.email})
     request.session.pop("login_link_sent_to", None)
-    messages.success(request, f"You are signed in as {user.email}.")
+    messages.success(request, _("You are signed in as %(email)s.") % {"email": user.email})
     return redirect(asked.next_path or "games:home")
 
 
 @require_POST
 def logout(request: HttpRequest) -> HttpResponse:
     auth_logout(request)
-    messages.info(request, "You are signed out.")
+    messages.info(request, _("You are signed out."))
     return redirect("games:home")
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def preferences(request: HttpRequest) -> HttpResponse:
-    """A player's name, turn emails, reminders and time zone."""
+    """A player's name, turn emails, reminders, time zone and language."""
     form = PreferencesForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, "Your preferences are saved.")
+        if form.instance.language:
+            translation.activate(form.instance.language)  # say so in the chosen language
+        messages.success(request, _("Your preferences are saved."))
         return redirect("accounts:preferences")
     return render(request, "accounts/preferences.html", {"form": form})
+
+
+@require_POST
+def language(request: HttpRequest) -> HttpResponse:
+    """The language menu: remembered in a cookie, and in the account of a signed-in
+    reader (whose emails then follow it too); back to the page it was chosen on."""
+    form = LanguageForm(request.POST)
+    if not form.is_valid():
+        return HttpResponseBadRequest(_("Choose one of the languages offered."))
+    chosen, back = form.cleaned_data["language"], form.cleaned_data["next"]
+    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+        back = reverse("games:home")
+    if request.user.is_authenticated:
+        request.user.language = chosen
+        request.user.save(update_fields=["language"])
+    response = redirect(back)
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        chosen,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        secure=request.is_secure(),
+        httponly=True,
+        samesite="Lax",
+    )
+    return response

@@ -24,8 +24,10 @@ from functools import cache
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from games import places, rules
+from games.city_names import city_name
 
 SCALE = 40  # pixels between neighbouring crossing points
 MARGIN = 28
@@ -125,7 +127,9 @@ def board_svg(
     pos, width, height = layout(board)
 
     def name(seat: int) -> str:
-        return seat_names[seat] if seat < len(seat_names) else f"Seat {seat + 1}"
+        if seat < len(seat_names):
+            return seat_names[seat]
+        return gettext("Seat %(number)s") % {"number": seat + 1}
 
     lines = []
     tracks = []
@@ -149,13 +153,17 @@ def board_svg(
                     "colour": seat_colour(track.seat),
                     "exclusive": track.exclusive,
                     "last": line_id in highlight.lines,
-                    "title": f"Built by {name(track.seat)}"
-                    + (" (coloured track)" if track.exclusive else ""),
+                    "title": (
+                        gettext("Built by %(player)s (coloured track)")
+                        if track.exclusive
+                        else gettext("Built by %(player)s")
+                    )
+                    % {"player": name(track.seat)},
                 }
             )
     cities = [
         {
-            "name": city.name,
+            "name": city_name(city.name),
             "colour": city.colour,
             "x": pos[board.point_index[city.point]][0],
             "y": pos[board.point_index[city.point]][1],
@@ -175,7 +183,7 @@ def board_svg(
             "colour": seat_colour(seat),
             "diamond": _diamond(*pos[point]),
             "last": point == highlight.start or point in highlight.starts,
-            "title": f"{name(seat)}'s start marker",
+            "title": gettext("%(player)s's start marker") % {"player": name(seat)},
         }
         for seat, point in enumerate(state.starts)
         if point is not None
@@ -242,7 +250,7 @@ def render_svg(svg: dict, layer: Callable[[str, str], str] = static_layer) -> Sa
         f'<svg class="board{" picking" if svg["picking"] else ""}" '
         f'viewBox="0 0 {svg["width"]} {svg["height"]}"{picking} '
         'aria-labelledby="board-title" xmlns="http://www.w3.org/2000/svg">\n'
-        f'  <title id="board-title">{escape(svg["title"])} board</title>\n'
+        f'  <title id="board-title">{escape(board_title(svg["title"]))}</title>\n'
         '  <g class="lines">\n    ',
         layer(board, "lines"),
         '\n  </g>\n  <g class="tracks">\n    ',
@@ -288,6 +296,11 @@ def render_svg(svg: dict, layer: Callable[[str, str], str] = static_layer) -> Sa
     out.append("\n  </g>\n</svg>")
     # Every text that comes from a game or a player is escaped above.
     return mark_safe("".join(out))
+
+
+def board_title(title: str) -> str:
+    """What the drawing is: "TransEuropa board"."""
+    return gettext("%(board)s board") % {"board": title}
 
 
 def _diamond(x: float, y: float, r: float = 8) -> str:

@@ -17,6 +17,7 @@ from datetime import datetime
 
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.utils.translation import gettext, pgettext
 
 from games import fragments, narration, places, rules, snapshots, time_zones
 from games.board import (
@@ -28,6 +29,7 @@ from games.board import (
     since_last_turn,
     static_layer,
 )
+from games.city_names import city_name, city_names
 from games.forms import MoveForm
 from games.models import Game, Seat
 
@@ -111,7 +113,7 @@ def seat_page(
             "to_move": state.seat_to_move == s.position,
             "is_viewer": s.position == viewer,
             # Public only: after the game ended, every hand of the last round.
-            "hand": visible[s.position] if visible and s.position != viewer else None,
+            "hand": (city_names(visible[s.position]) if visible and s.position != viewer else None),
         }
         for s in table.seats
     ]
@@ -122,7 +124,7 @@ def seat_page(
         joined = set(rules.network(state, viewer))
         own_hand = [
             {
-                "name": name,
+                "name": city_name(name),
                 "colour": board.city_by_name[name].colour,
                 "reached": board.city_point(name) in joined,
             }
@@ -208,7 +210,7 @@ def _last_scoring(state: rules.GameState, names: list[str]) -> list[dict] | None
             "name": name,
             "loss": scoring["losses"][n],
             "score": scoring["scores"][n],
-            "hand": scoring["hands"][n] if "hands" in scoring else [],
+            "hand": city_names(scoring["hands"][n]) if "hands" in scoring else [],
             "connected": n in scoring["connected"],
         }
         for n, name in enumerate(names)
@@ -240,7 +242,15 @@ def _pick_data(state: rules.GameState, viewer: int, form: MoveForm) -> dict:
         "positions": pos,
         "coords": [list(point) for point in board.points],
         "names": list(places.point_names(board)),
-        "directions": {f"{dc},{dr}": name for (dc, dr), name in places.DIRECTIONS},
+        "directions": places.direction_names(),
+        # The script's sentences, in the reader's language; it fills in %(point)s and
+        # %(one)s/%(other)s itself.
+        "words": {
+            "from": gettext("From %(point)s, build towards:"),
+            "nothing_from": gettext("No line you may build starts at %(point)s."),
+            "line": pgettext("line", "%(one)s to %(other)s"),
+            "at": gettext("Crossing point: %(point)s"),
+        },
         "centre": centre,
         "may_colour": form.may_colour,
         "coloured_left": state.exclusive_left[viewer] if state.exclusive_left else 0,
@@ -269,7 +279,11 @@ def round_summary(
         "next_round": state.round,
         "closer": [names[p] for p in scoring["connected"]],
         "rows": [
-            {"name": names[p], "hand": scoring["hands"][p], "loss": scoring["losses"][p]}
+            {
+                "name": names[p],
+                "hand": city_names(scoring["hands"][p]),
+                "loss": scoring["losses"][p],
+            }
             for p in range(len(names))
         ],
         "svg": render_svg(svg, layer),

@@ -6,7 +6,10 @@ from dataclasses import replace
 from datetime import timedelta
 
 from django import forms
+from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from accounts.forms import timezone_choices
 from accounts.text import refuse_control_characters
@@ -28,17 +31,19 @@ class MoveForm(forms.Form):
 
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     point = forms.TypedChoiceField(
-        coerce=int, empty_value=None, required=False, label="Start marker on"
+        coerce=int, empty_value=None, required=False, label=_("Start marker on")
     )
-    line1 = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="First line")
+    line1 = forms.TypedChoiceField(
+        coerce=int, empty_value=None, required=False, label=_("First line")
+    )
     line2 = forms.TypedChoiceField(
         coerce=int,
         empty_value=None,
         required=False,
-        label="Second line (optional, single lines only)",
+        label=_("Second line (optional, single lines only)"),
     )
-    colour1 = forms.BooleanField(required=False, label="Build the first line in my colour")
-    colour2 = forms.BooleanField(required=False, label="Build the second line in my colour")
+    colour1 = forms.BooleanField(required=False, label=_("Build the first line in my colour"))
+    colour2 = forms.BooleanField(required=False, label=_("Build the second line in my colour"))
     pass_turn = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def __init__(
@@ -67,13 +72,13 @@ class MoveForm(forms.Form):
             if self.placing
             else []
         )
-        self.fields["point"].choices = [("", "Choose a crossing point")] + [
+        self.fields["point"].choices = [("", gettext("Choose a crossing point"))] + [
             (i, point_name(board, i)) for i in self.start_point_ids
         ]
-        self.fields["line1"].choices = [("", "Choose a line")] + [
+        self.fields["line1"].choices = [("", gettext("Choose a line"))] + [
             (i, line_label(board, i)) for i in self.first_line_ids
         ]
-        self.fields["line2"].choices = [("", "No second line")] + [
+        self.fields["line2"].choices = [("", gettext("No second line"))] + [
             (i, line_label(board, i)) for i in self.second_line_ids
         ]
         self.may_colour = bool(state.options.exclusive_tracks) and state.exclusive_left[seat] > 0
@@ -92,7 +97,9 @@ class MoveForm(forms.Form):
         board = self.state.board
         if self.placing:
             if data.get("point") is None:
-                raise ValidationError("Pick a crossing point for your start marker.")
+                raise ValidationError(
+                    gettext("Pick a crossing point for your start marker."), code="no_point"
+                )
             data["move"] = rules.PlaceStart(board.points[data["point"]])
         elif data.get("pass_turn"):
             data["move"] = rules.Pass()
@@ -100,9 +107,9 @@ class MoveForm(forms.Form):
             picks = [(data.get(f"line{n}"), data.get(f"colour{n}")) for n in (1, 2)]
             picks = [(line_id, coloured) for line_id, coloured in picks if line_id is not None]
             if not picks:
-                raise ValidationError("Pick one or two lines to build.")
-            ids = [line_id for line_id, _ in picks]
-            coloured = {n for n, (_, colour) in enumerate(picks) if colour}
+                raise ValidationError(gettext("Pick one or two lines to build."), code="no_line")
+            ids = [line_id for line_id, _coloured in picks]
+            coloured = {n for n, (_line_id, colour) in enumerate(picks) if colour}
             data["move"] = rules.Build(
                 tuple(board.line_points(i) for i in ids), exclusive=frozenset(coloured)
             )
@@ -125,7 +132,7 @@ def second_line_ids(state: rules.GameState, seat: int, first: list[int]) -> list
 class PlayerFilterForm(forms.Form):
     """The list of finished games, filtered by a player's name."""
 
-    player = forms.CharField(label="Player", max_length=100, required=False)
+    player = forms.CharField(label=_("Player"), max_length=100, required=False)
 
 
 class ReplayStepForm(forms.Form):
@@ -137,27 +144,49 @@ class ReplayStepForm(forms.Form):
 class EmailForm(forms.Form):
     """Ask for a fresh link: the address the seat was invited with."""
 
-    email = forms.EmailField(label="Your email address")
+    email = forms.EmailField(label=_("Your email address"))
 
 
 class ReplacePlayerForm(forms.Form):
-    name = forms.CharField(max_length=100, label="Name", validators=[refuse_control_characters])
-    email = forms.EmailField(label="Email address")
+    name = forms.CharField(
+        max_length=100,
+        label=pgettext_lazy("a player's name", "Name"),
+        validators=[refuse_control_characters],
+    )
+    email = forms.EmailField(label=_("Email address"))
 
 
 TIME_PER_MOVE_CHOICES = [
-    ("", "No limit"),
-    ("12", "12 hours"),
-    ("24", "1 day"),
-    ("48", "2 days"),
-    ("72", "3 days"),
-    ("168", "1 week"),
+    ("", _("No limit")),
+    ("12", _("12 hours")),
+    ("24", _("1 day")),
+    ("48", _("2 days")),
+    ("72", _("3 days")),
+    ("168", _("1 week")),
 ]
+
+# What each bot (games.bots.BOTS) is called in the list of bots a seat can be given, and
+# the name its seat gets when none is given. An unknown level falls back to its own name.
+BOT_LEVEL_LABELS = {
+    "greedy": pgettext_lazy("bot level", "Greedy"),
+    "strong": pgettext_lazy("bot level", "Strong"),
+}
+BOT_NAMES = {
+    "greedy": _("Greedy bot"),
+    "strong": _("Strong bot"),
+}
 
 
 def bot_levels() -> list[tuple[str, str]]:
     """The bots a seat can be given."""
-    return [(name, name.capitalize()) for name in BOTS]
+    return [(name, BOT_LEVEL_LABELS.get(name, name.capitalize())) for name in BOTS]
+
+
+def bot_name(level: str) -> str:
+    """The name a bot seat gets when the creator gives none: "Strong bot"."""
+    if level in BOT_NAMES:
+        return str(BOT_NAMES[level])
+    return gettext("%(level)s bot") % {"level": level.capitalize()}
 
 
 class NewGameForm(forms.Form):
@@ -166,23 +195,26 @@ class NewGameForm(forms.Form):
     title = forms.CharField(
         max_length=100,
         required=False,
-        help_text="Shown in emails and lists.",
+        label=_("Title"),
+        help_text=_("Shown in emails and lists."),
         validators=[refuse_control_characters],
     )
     board = forms.ChoiceField(
-        choices=[(name, rules.get_board(name).title) for name in rules.BOARD_NAMES]
+        label=_("Board"),
+        choices=[(name, rules.get_board(name).title) for name in rules.BOARD_NAMES],
     )
     exclusive_tracks = forms.BooleanField(
         required=False,
-        label="Coloured track",
-        help_text="Each player may build up to 3 lines per round that only they can use.",
+        label=_("Coloured track"),
+        help_text=_("Each player may build up to 3 lines per round that only they can use."),
     )
     cities_must_join_start = forms.BooleanField(
         required=False,
-        label="Stricter connection rule",
-        help_text="Your five cities count as joined only through your own start marker.",
+        label=_("Stricter connection rule"),
+        help_text=_("Your five cities count as joined only through your own start marker."),
     )
     time_per_move = forms.TypedChoiceField(
+        label=_("Time per move"),
         choices=TIME_PER_MOVE_CHOICES,
         coerce=lambda v: timedelta(hours=int(v)),
         empty_value=None,
@@ -192,33 +224,46 @@ class NewGameForm(forms.Form):
     reminder_hours = forms.CharField(
         initial="24, 2",
         required=False,
-        help_text="Hours before the deadline at which the player to move is reminded.",
+        label=_("Reminder hours"),
+        help_text=_("Hours before the deadline at which the player to move is reminded."),
     )
-    on_timeout = forms.ChoiceField(choices=Game.OnTimeout.choices, initial=Game.OnTimeout.BOT)
+    on_timeout = forms.ChoiceField(
+        label=_("On timeout"), choices=Game.OnTimeout.choices, initial=Game.OnTimeout.BOT
+    )
     time_zone = forms.ChoiceField(
         choices=timezone_choices,
         initial="UTC",
         required=False,
-        label="Time zone",
-        help_text="Deadlines are shown in it to players who have not chosen their own.",
+        label=_("Time zone"),
+        help_text=_("Deadlines are shown in it to players who have not chosen their own."),
     )
     bot_takeover_after = forms.IntegerField(
         min_value=1,
         max_value=20,
         initial=3,
-        help_text="Timeouts in a row after which a bot keeps the seat until its player returns.",
+        label=_("Bot takeover after"),
+        help_text=_("Timeouts in a row after which a bot keeps the seat until its player returns."),
     )
     creator_plays = forms.BooleanField(
-        required=False, initial=True, label="I play too (seat 1, first to move)"
+        required=False, initial=True, label=_("I play too (seat 1, first to move)")
     )
     start_when = forms.ChoiceField(
         choices=[
-            ("accepted", "When every invited player has joined"),
-            ("now", "At once"),
+            ("accepted", _("When every invited player has joined")),
+            ("now", _("At once")),
         ],
         initial="accepted",
         widget=forms.RadioSelect,
-        label="Start the game",
+        label=_("Start the game"),
+    )
+    language = forms.ChoiceField(
+        label=_("Language of the game"),
+        choices=settings.LANGUAGES,
+        required=False,
+        help_text=_(
+            "Invitations are written in it, and everything for players who have not chosen "
+            "their own."
+        ),
     )
 
     def clean_reminder_hours(self) -> list[int]:
@@ -228,9 +273,13 @@ class NewGameForm(forms.Form):
         try:
             hours = sorted({int(part) for part in text.replace(";", ",").split(",")}, reverse=True)
         except ValueError:
-            raise ValidationError("Give whole hours separated by commas, such as 24, 2.") from None
+            raise ValidationError(
+                gettext("Give whole hours separated by commas, such as 24, 2."), code="invalid"
+            ) from None
         if any(h < 1 or h > 24 * 14 for h in hours):
-            raise ValidationError("Each reminder is between 1 hour and 14 days before.")
+            raise ValidationError(
+                gettext("Each reminder is between 1 hour and 14 days before."), code="out_of_range"
+            )
         return hours
 
     def settings(self) -> GameSettings:
@@ -249,19 +298,25 @@ class NewGameForm(forms.Form):
             bot_takeover_after=data["bot_takeover_after"],
             start_now=data["start_when"] == "now",
             time_zone=data["time_zone"] or "UTC",
+            language=data.get("language") or "",
         )
 
 
 class PlayerForm(forms.Form):
     """One other seat: a person by email, or a bot."""
 
-    name = forms.CharField(max_length=100, required=False, validators=[refuse_control_characters])
-    email = forms.EmailField(required=False)
-    bot = forms.ChoiceField(required=False, label="or a bot")
+    name = forms.CharField(
+        max_length=100,
+        required=False,
+        label=pgettext_lazy("a player's name", "Name"),
+        validators=[refuse_control_characters],
+    )
+    email = forms.EmailField(required=False, label=_("Email"))
+    bot = forms.ChoiceField(required=False, label=_("or a bot"))
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["bot"].choices = [("", "No, a person")] + bot_levels()
+        self.fields["bot"].choices = [("", gettext("No, a person"))] + bot_levels()
 
     def clean(self):
         data = super().clean()
@@ -269,10 +324,12 @@ class PlayerForm(forms.Form):
             return data
         if data.get("bot"):
             if not data.get("name"):
-                data["name"] = f"{data['bot'].capitalize()} bot"
+                data["name"] = bot_name(data["bot"])
             data["email"] = ""
         elif not data.get("email"):
-            raise ValidationError("Give the player's email address, or choose a bot.")
+            raise ValidationError(
+                gettext("Give the player's email address, or choose a bot."), code="no_player"
+            )
         elif not data.get("name"):
             data["name"] = data["email"].split("@")[0]
         return data
@@ -284,7 +341,10 @@ class BasePlayerFormSet(forms.BaseFormSet):
             return
         emails = [f.cleaned_data["email"].lower() for f in self.filled() if f.cleaned_data["email"]]
         if len(emails) != len(set(emails)):
-            raise ValidationError("Each person plays one seat: an email address is given twice.")
+            raise ValidationError(
+                gettext("Each person plays one seat: an email address is given twice."),
+                code="duplicate_email",
+            )
 
     def filled(self) -> list[PlayerForm]:
         return [f for f in self.forms if f.has_changed() and f.cleaned_data]
@@ -332,8 +392,16 @@ class TalkForm(forms.Form):
     """A table-talk message (games.talk checks the rest: length, rate, blocks)."""
 
     text = forms.CharField(
-        label="Message to the table",
+        label=_("Message to the table"),
         widget=forms.Textarea(attrs={"rows": 3}),
         max_length=talk.MAX_LENGTH,
-        help_text=f"Everyone at this table reads it; at most {talk.MAX_LENGTH} characters.",
     )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # Worded when the form is made: the number goes into the reader's language.
+        self.fields["text"].help_text = ngettext(
+            "Everyone at this table reads it; at most %(max)s character.",
+            "Everyone at this table reads it; at most %(max)s characters.",
+            talk.MAX_LENGTH,
+        ) % {"max": talk.MAX_LENGTH}

@@ -32,6 +32,7 @@ from django.conf import settings
 from django.core.cache import cache as django_cache
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
+from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
 from games.board import static_layer
@@ -50,7 +51,9 @@ def page_stamp() -> str:
     what an older one rendered."""
     root = Path(__file__).parent
     code = source_digest(root, (".py", ".html", ".js", ".css", ".json"))
-    return f"{code}:{django.__version__}:{settings.STATIC_URL}:{settings.STORAGES}"
+    # The compiled catalogues: a corrected translation is never hidden behind an old page.
+    words = "".join(source_digest(Path(path), (".mo",)) for path in settings.LOCALE_PATHS)
+    return f"{code}:{words}:{django.__version__}:{settings.STATIC_URL}:{settings.STORAGES}"
 
 
 class Holes:
@@ -104,7 +107,8 @@ def cached(kind: str, inputs: tuple, render: Callable[[Holes], dict[str, str]]) 
     ``inputs`` must hold everything ``render`` reads (it is the cache key); ``render``
     gets the holes to use and returns each named part's text.
     """
-    material = repr((page_stamp(), kind, inputs)).encode()
+    # Rendered in the active language: each language has its own copy.
+    material = repr((page_stamp(), translation.get_language(), kind, inputs)).encode()
     key = f"railmail:fragment:{kind}:{hashlib.sha256(material).hexdigest()}"
     try:
         parts = django_cache.get(key)

@@ -88,7 +88,7 @@ def seat_for_token(token: str, *, use: bool = False) -> Seat:
     if not isinstance(game_id, int) or not isinstance(position, int) or not isinstance(nonce, str):
         raise BadLink("tampered")
     try:
-        seat = Seat.objects.select_related("game").get(game_id=game_id, position=position)
+        seat = Seat.objects.select_related("game", "user").get(game_id=game_id, position=position)
     except Seat.DoesNotExist:
         raise BadLink("missing") from None
     if constant_time_compare(seat.link_nonce, nonce):

@@ -6,6 +6,8 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from games import rules
 
@@ -32,13 +34,13 @@ class Game(models.Model):
     """
 
     class Status(models.TextChoices):
-        SETUP = "setup", "Setting up"
-        ACTIVE = "active", "Active"
-        FINISHED = "finished", "Finished"
+        SETUP = "setup", pgettext_lazy("game status", "Setting up")
+        ACTIVE = "active", pgettext_lazy("game status", "Active")
+        FINISHED = "finished", pgettext_lazy("game status", "Finished")
 
     class OnTimeout(models.TextChoices):
-        BOT = "bot", "A bot plays the turn"
-        WAIT = "wait", "The game waits"
+        BOT = "bot", _("A bot plays the turn")
+        WAIT = "wait", _("The game waits")
 
     # The board and options are also recorded in the first event, which is what the
     # rules engine reads; these copies are for queries and the admin.
@@ -52,30 +54,38 @@ class Game(models.Model):
         on_delete=models.SET_NULL,
         related_name="games_created",
     )
-    title = models.CharField(max_length=100, blank=True, help_text="Shown in emails and lists.")
+    title = models.CharField(max_length=100, blank=True, help_text=_("Shown in emails and lists."))
     time_per_move = models.DurationField(
-        null=True, blank=True, help_text="How long a player has for each move; empty for no limit."
+        null=True,
+        blank=True,
+        help_text=_("How long a player has for each move; empty for no limit."),
     )
     reminder_hours = models.JSONField(
         default=default_reminder_hours,
         blank=True,
-        help_text="Hours before a deadline at which the player to move is reminded.",
+        help_text=_("Hours before a deadline at which the player to move is reminded."),
     )
     on_timeout = models.CharField(max_length=8, choices=OnTimeout.choices, default=OnTimeout.BOT)
     time_zone = models.CharField(
         max_length=64,
         default="UTC",
-        help_text="Deadlines are shown in it to players who have not chosen their own.",
+        help_text=_("Deadlines are shown in it to players who have not chosen their own."),
+    )
+    language = models.CharField(
+        max_length=8,
+        choices=settings.LANGUAGES,
+        default=settings.LANGUAGE_CODE,
+        help_text=_("Invitations are in it, and everything for players who have not chosen."),
     )
     bot_takeover_after = models.PositiveSmallIntegerField(
-        default=3, help_text="Timeouts in a row after which a bot keeps the seat."
+        default=3, help_text=_("Timeouts in a row after which a bot keeps the seat.")
     )
 
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.SETUP)
     round = models.PositiveSmallIntegerField(default=0)
     seat_to_move = models.PositiveSmallIntegerField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
-    version = models.PositiveIntegerField(default=0, help_text="The seq of the last event.")
+    version = models.PositiveIntegerField(default=0, help_text=_("The seq of the last event."))
     scores = models.JSONField(default=list, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     # A digest of the whole event log (games.projection.log_digest): the key of every copy
@@ -124,7 +134,10 @@ class Game(models.Model):
         """The game's title, or a name made from its number and board."""
         if self.title:
             return self.title
-        return f"Game {self.pk} ({rules.get_board(self.board).title})"
+        return gettext("Game %(number)s (%(board)s)") % {
+            "number": self.pk,
+            "board": rules.get_board(self.board).title,
+        }
 
     def reminder_moments(self) -> list[datetime]:
         """When the player to move is reminded this turn, earliest first: ``reminder_hours``
@@ -160,7 +173,7 @@ class Seat(models.Model):
     is optional."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
-    position = models.PositiveSmallIntegerField(help_text="Play order, from 0.")
+    position = models.PositiveSmallIntegerField(help_text=_("Play order, from 0."))
     name = models.CharField(max_length=100)
     email = models.EmailField(blank=True)
     user = models.ForeignKey(
@@ -172,11 +185,12 @@ class Seat(models.Model):
     )
     is_bot = models.BooleanField(default=False)
     bot_level = models.CharField(
-        max_length=16, blank=True, help_text="For bot seats: which bot plays (games.bots)."
+        max_length=16, blank=True, help_text=_("For bot seats: which bot plays (games.bots).")
     )
     timeouts_in_a_row = models.PositiveSmallIntegerField(default=0)
     autopilot = models.BooleanField(
-        default=False, help_text="A bot plays this seat after too many timeouts, until taken back."
+        default=False,
+        help_text=_("A bot plays this seat after too many timeouts, until taken back."),
     )
     # Part of every signed link to this seat; replacing it revokes all old links.
     link_nonce = models.CharField(max_length=32, default=new_link_nonce)
@@ -185,17 +199,20 @@ class Seat(models.Model):
     # anyone who knows the address can do) never kills the player's links by itself.
     pending_link_nonce = models.CharField(max_length=32, blank=True, default="")
     joined_at = models.DateTimeField(
-        null=True, blank=True, help_text="When the player took the seat; empty while invited."
+        null=True, blank=True, help_text=_("When the player took the seat; empty while invited.")
     )
     # Said by the board page with a POST while it is visible (a GET, a mail scanner or a
     # tab in the background never counts): a your-turn email for a position the player
     # has already seen is not sent.
     seen_version = models.PositiveIntegerField(
-        default=0, help_text="The game version the player last saw on their board page."
+        default=0, help_text=_("The game version the player last saw on their board page.")
     )
     # The zone the player's browser reported on their board page: deadlines are shown in
     # it to a player without an account (an account's own choice comes first).
     browser_time_zone = models.CharField(max_length=64, blank=True)
+    # The language chosen on the board page by a player who has only links (an account's
+    # own choice comes first; empty: the game's).
+    language = models.CharField(max_length=8, blank=True, choices=settings.LANGUAGES)
 
     class Meta:
         ordering = ["game", "position"]
@@ -292,8 +309,8 @@ class TalkMessage(models.Model):
     """
 
     class Via(models.TextChoices):
-        BOARD = "board", "The board page"
-        EMAIL = "email", "A reply to an email"
+        BOARD = "board", _("The board page")
+        EMAIL = "email", _("A reply to an email")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="talk")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="talk")
@@ -301,7 +318,7 @@ class TalkMessage(models.Model):
     via = models.CharField(max_length=8, choices=Via.choices, default=Via.BOARD)
     created_at = models.DateTimeField(default=timezone.now)
     hidden_at = models.DateTimeField(
-        null=True, blank=True, help_text="When staff hid it; players no longer see it."
+        null=True, blank=True, help_text=_("When staff hid it; players no longer see it.")
     )
 
     class Meta:

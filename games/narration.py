@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
+
 from games import places, rules
+from games.wording import and_list
 
 Names = list[str]
 
@@ -18,69 +21,104 @@ Names = list[str]
 def _name(names: Names, seat) -> str:
     if isinstance(seat, int) and 0 <= seat < len(names):
         return names[seat]
-    return "A player"
+    return gettext("A player")
 
 
-def _and(words: list[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+def coloured(words: str) -> str:
+    """A line's name marked as built with coloured track."""
+    return pgettext("line", "%(line)s (coloured)") % {"line": words}
 
 
 def _created(event: dict, state: rules.GameState, names: Names) -> str:
-    return f"The game is set up on the {state.board.title} board for {state.seat_count} players."
+    return gettext("The game is set up on the %(board)s board for %(count)s players.") % {
+        "board": state.board.title,
+        "count": state.seat_count,
+    }
 
 
 def _round_started(event: dict, state: rules.GameState, names: Names) -> str:
-    return (
-        f"Round {event['round']} begins: each player is dealt five cities, "
-        f"and {_name(names, event['first_seat'])} plays first."
-    )
+    return gettext(
+        "Round %(round)s begins: each player is dealt five cities, and %(first)s plays first."
+    ) % {"round": event["round"], "first": _name(names, event["first_seat"])}
 
 
 def _start_placed(event: dict, state: rules.GameState, names: Names) -> str:
     board = state.board
     index = board.point_index.get(tuple(event["point"]))
-    where = "somewhere off the board" if index is None else places.point_name(board, index)
-    at = "in" if index in board.city_at else "at"
-    return f"{_name(names, event['seat'])} places their start marker {at} {where}."
+    who = _name(names, event["seat"])
+    if index is None:
+        return gettext("%(player)s places their start marker off the board.") % {"player": who}
+    where = places.point_name(board, index)
+    if index in board.city_at:
+        return gettext("%(player)s places their start marker in %(city)s.") % {
+            "player": who,
+            "city": where,
+        }
+    return gettext("%(player)s places their start marker at %(point)s.") % {
+        "player": who,
+        "point": where,
+    }
 
 
 def _track_built(event: dict, state: rules.GameState, names: Names) -> str:
     board = state.board
     # "exclusive": the indexes, in "lines", of the lines built as coloured track.
-    coloured = set(event.get("exclusive") or ())
+    exclusive = set(event.get("exclusive") or ())
     lines = []
     for n, line in enumerate(event["lines"]):
         line_id = board.line_id(rules.as_line(line))
         words = places.line_name(board, line_id) if line_id is not None else str(line)
-        lines.append(f"{words} (coloured)" if n in coloured else words)
-    what = "one track" if len(lines) == 1 else f"{len(lines)} tracks"
-    return f"{_name(names, event['seat'])} builds {what}: {_and(lines)}."
+        lines.append(coloured(words) if n in exclusive else words)
+    return ngettext(
+        "%(player)s builds one track: %(lines)s.",
+        "%(player)s builds %(count)s tracks: %(lines)s.",
+        len(lines),
+    ) % {"player": _name(names, event["seat"]), "count": len(lines), "lines": and_list(lines)}
 
 
 def _turn_passed(event: dict, state: rules.GameState, names: Names) -> str:
-    return f"{_name(names, event['seat'])} cannot build and passes."
+    return gettext("%(player)s cannot build and passes.") % {"player": _name(names, event["seat"])}
 
 
 def _round_scored(event: dict, state: rules.GameState, names: Names) -> str:
     joined = [_name(names, seat) for seat in event["connected"]]
-    who = f"{_and(joined)} joined all their cities" if joined else "the track ran out"
     scores = ", ".join(f"{_name(names, s)} {score}" for s, score in enumerate(event["scores"]))
-    return f"Round {event['round']} is over: {who}. Scores: {scores}."
+    facts = {"round": event["round"], "players": and_list(joined), "scores": scores}
+    if joined:
+        return (
+            gettext(
+                "Round %(round)s is over: %(players)s joined all their cities. Scores: %(scores)s."
+            )
+            % facts
+        )
+    return gettext("Round %(round)s is over: the track ran out. Scores: %(scores)s.") % facts
 
 
 def _game_ended(event: dict, state: rules.GameState, names: Names) -> str:
     winners = event.get("winners", state.winners)
-    won = _and([_name(names, seat) for seat in winners])
-    verb = "wins" if len(winners) == 1 else "share the win"
-    return f"The game is over: {won} {verb}."
+    won = and_list([_name(names, seat) for seat in winners])
+    return ngettext(
+        "The game is over: %(winners)s wins.",
+        "The game is over: %(winners)s share the win.",
+        len(winners),
+    ) % {"winners": won}
+
+
+# Events the engine passes over, and what the move log says of them.
+AROUND_PLAY = {
+    rules.TURN_TIMED_OUT: gettext_lazy("%(player)s ran out of time."),
+    rules.SEAT_TAKEN_BY_BOT: gettext_lazy("A bot now plays for %(player)s."),
+    rules.SEAT_TAKEN_BACK: gettext_lazy("%(player)s plays again."),
+    rules.CLOCK_PAUSED: gettext_lazy("%(player)s is away: their clock is paused."),
+    rules.CLOCK_RESUMED: gettext_lazy("%(player)s is back: their clock runs again."),
+}
 
 
 def _around_play(event: dict, state: rules.GameState, names: Names) -> str:
-    # Events the engine passes over (a timed-out turn, a bot taking a seat, ...).
-    subject = f"{_name(names, event['seat'])}: " if "seat" in event else ""
-    return subject + event["type"].replace("_", " ").capitalize() + "."
+    wording = AROUND_PLAY.get(event["type"])
+    if wording is not None:
+        return str(wording) % {"player": _name(names, event.get("seat"))}
+    return gettext("Something happened at the table (%(what)s).") % {"what": event["type"]}
 
 
 PHRASES: dict[str, Callable[[dict, rules.GameState, Names], str]] = {

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from accounts.models import User
 from games import rules, snapshots
@@ -63,6 +64,7 @@ class GameSettings:
     bot_takeover_after: int = 3
     start_now: bool = False
     time_zone: str = "UTC"
+    language: str = ""  # the site's default when empty
 
 
 def load_state(game: Game):
@@ -229,6 +231,7 @@ def open_game(settings: GameSettings, seats: Sequence[SeatSpec], created_by=None
         game.bot_takeover_after = settings.bot_takeover_after
         game.reminder_hours = list(settings.reminder_hours)
         game.time_zone = settings.time_zone
+        game.language = settings.language or game.language
         game.save(
             update_fields=[
                 "title",
@@ -236,6 +239,7 @@ def open_game(settings: GameSettings, seats: Sequence[SeatSpec], created_by=None
                 "bot_takeover_after",
                 "reminder_hours",
                 "time_zone",
+                "language",
             ]
         )
         invited = list(game.seats.filter(joined_at__isnull=True, is_bot=False))
@@ -401,13 +405,20 @@ def start_vacation(user, days: int, now: datetime | None = None) -> datetime:
         if locked.vacation_until is not None and locked.vacation_until <= now:
             _end_vacation(locked, now)  # ran out but the scan has not ended it yet
         if locked.vacation_until is not None:
-            raise VacationError("You are already on vacation: end it before starting another one.")
-        if not 1 <= days <= locked.vacation_days_left:
             raise VacationError(
-                f"You have {locked.vacation_days_left} vacation day(s) left: "
-                f"choose between 1 and {locked.vacation_days_left}."
-                if locked.vacation_days_left
-                else "You have no vacation days left."
+                gettext("You are already on vacation: end it before starting another one.")
+            )
+        left = locked.vacation_days_left
+        if not 1 <= days <= left:
+            raise VacationError(
+                ngettext(
+                    "You have %(left)s vacation day left: choose between 1 and %(left)s.",
+                    "You have %(left)s vacation days left: choose between 1 and %(left)s.",
+                    left,
+                )
+                % {"left": left}
+                if left
+                else gettext("You have no vacation days left.")
             )
         locked.vacation_until = now + timedelta(days=days)
         locked.vacation_days_left -= days

@@ -10,8 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games import places, rules
+from django.utils.translation import gettext, ngettext
+
+from games import narration, places, rules
 from games.bots import strong_suggestions
+from games.city_names import city_name
+from games.wording import and_list
 
 COUNT = 3
 
@@ -39,18 +43,34 @@ def move_words(state: rules.GameState, position: int, move: rules.Move) -> str:
     board = state.board
     if isinstance(move, rules.PlaceStart):
         index = board.point_index[move.point]
-        at = "in" if index in board.city_at else "at"
-        return f"Start marker {at} {places.point_name(board, index)}"
+        if index in board.city_at:
+            return gettext("Start marker in %(city)s") % {"city": places.point_name(board, index)}
+        return gettext("Start marker at %(point)s") % {"point": places.point_name(board, index)}
     if isinstance(move, rules.Pass):
-        return "Pass: no line can be built"
+        return gettext("Pass: no line can be built")
     ids = [board.line_id(line) for line in move.lines]
     words = [
-        places.line_name(board, line) + (" (coloured)" if n in move.exclusive else "")
+        narration.coloured(places.line_name(board, line))
+        if n in move.exclusive
+        else places.line_name(board, line)
         for n, line in enumerate(ids)
     ]
-    count = "1 track" if len(ids) == 1 else f"{len(ids)} tracks"
     towards = _towards(state, position, ids)
-    return f"{' and '.join(words)}, {count}" + (f", towards {towards}" if towards else "")
+    facts = {
+        "lines": and_list(words),
+        "count": len(ids),
+        "city": city_name(towards) if towards else "",
+    }
+    if towards:
+        return (
+            ngettext(
+                "%(lines)s, 1 track, towards %(city)s",
+                "%(lines)s, %(count)s tracks, towards %(city)s",
+                len(ids),
+            )
+            % facts
+        )
+    return ngettext("%(lines)s, 1 track", "%(lines)s, %(count)s tracks", len(ids)) % facts
 
 
 def _towards(state: rules.GameState, position: int, ids: list[int]) -> str:

@@ -19,6 +19,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Expression, Q, QuerySet
 from django.db.models.lookups import IsNull
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.text import is_control
 from games.models import Game, Seat, TalkBlock, TalkMessage, TalkMute, TalkReport
@@ -43,25 +45,41 @@ def post(
     answers (its quoted lines must not come back). Raises Refused, posting nothing."""
     text = _clean(text)
     if seat.is_bot:
-        raise Refused("Bots do not talk.")
+        raise Refused(_("Bots do not talk."))
     if not text:
-        raise Refused("Write something first.")
+        raise Refused(_("Write something first."))
     if sent_text and quotes(text, sent_text):  # first: the likeliest reason it is long
         raise Refused(
-            "Your reply still holds our email below it (we could not cut the quoted part "
-            "off), and that may show your cities: it was not posted. Write your message "
-            "on its own, or on the board page."
+            _(
+                "Your reply still holds our email below it (we could not cut the quoted part "
+                "off), and that may show your cities: it was not posted. Write your message "
+                "on its own, or on the board page."
+            )
         )
     if len(text) > MAX_LENGTH:
-        raise Refused(f"A message is at most {MAX_LENGTH} characters; yours has {len(text)}.")
+        raise Refused(
+            ngettext(
+                "A message is at most %(max)s character; yours has %(length)s.",
+                "A message is at most %(max)s characters; yours has %(length)s.",
+                MAX_LENGTH,
+            )
+            % {"max": MAX_LENGTH, "length": len(text)}
+        )
     if seat.email and TalkBlock.objects.filter(address=seat.email.lower()).exists():
-        raise Refused("Table talk from this address has been stopped by the site's staff.")
+        raise Refused(_("Table talk from this address has been stopped by the site's staff."))
     with transaction.atomic():
         # The seat's row, locked: two messages at once count one after the other.
         Seat.objects.select_for_update().filter(pk=seat.pk).first()
         hour_ago = timezone.now() - timedelta(hours=1)
         if TalkMessage.objects.filter(seat=seat, created_at__gte=hour_ago).count() >= PER_HOUR:
-            raise Refused(f"You have written {PER_HOUR} messages in the last hour: wait a little.")
+            raise Refused(
+                ngettext(
+                    "You have written %(count)s message in the last hour: wait a little.",
+                    "You have written %(count)s messages in the last hour: wait a little.",
+                    PER_HOUR,
+                )
+                % {"count": PER_HOUR}
+            )
         message = TalkMessage.objects.create(game_id=seat.game_id, seat=seat, text=text, via=via)
         Game.objects.filter(pk=seat.game_id).update(last_talk_at=message.created_at)
         return message
@@ -112,7 +130,7 @@ def news_for(seat: Seat, since: datetime | Expression | None) -> list[TalkMessag
 
 def mute(seat: Seat, other: Seat) -> None:
     if other.game_id != seat.game_id or other.pk == seat.pk:
-        raise Refused("You can mute only another player at your table.")
+        raise Refused(_("You can mute only another player at your table."))
     try:
         with transaction.atomic():
             TalkMute.objects.create(seat=seat, muted=other)
@@ -128,8 +146,8 @@ def report(seat: Seat, message: TalkMessage) -> bool:
     """Tell staff that ``seat``'s player finds ``message`` abusive; once per player and
     message. Return whether this was a new report."""
     if message.game_id != seat.game_id:
-        raise Refused("You can report only a message at your own table.")
-    _, created = TalkReport.objects.get_or_create(message=message, seat=seat)
+        raise Refused(_("You can report only a message at your own table."))
+    _report, created = TalkReport.objects.get_or_create(message=message, seat=seat)
     if created:
         transaction.on_commit(
             lambda: talk_reported.send(sender=TalkMessage, message=message, seat=seat),

@@ -20,10 +20,13 @@ from pathlib import Path
 
 import resvg_py
 from django.contrib.staticfiles import finders
+from django.utils.translation import gettext
 from PIL import Image
 
 from games import rules
 from games.board import Highlight, board_svg, render_svg
+from games.city_names import city_name
+from games.wording import and_list
 
 # Debian's fonts-dejavu-core; the only font the renderer may use.
 FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
@@ -84,10 +87,15 @@ def alt_text(
     state: rules.GameState, viewer: int, marked: Iterable[str], moved: Sequence[str]
 ) -> str:
     """Words for the picture, for readers who do not see it."""
-    cities = ", ".join(sorted(marked))
-    text = f"The {state.board.title} board, round {state.round}."
+    cities = ", ".join(sorted(city_name(name) for name in marked))
+    text = gettext("The %(board)s board, round %(round)s.") % {
+        "board": state.board.title,
+        "round": state.round,
+    }
     if cities:
-        text += f" Ringed: {cities}."
+        text += " " + gettext("Ringed: %(cities)s.") % {"cities": cities}
     if moved:
-        text += f" Highlighted: what {', '.join(moved)} built since your last turn."
+        text += " " + gettext("Highlighted: what %(players)s built since your last turn.") % {
+            "players": and_list(moved)
+        }
     return text

@@ -20,11 +20,16 @@ from email.utils import parseaddr
 from django.conf import settings
 from django.db.models import Subquery
 from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext, ngettext
 
 from accounts.text import one_line
-from games import links, narration, rules, snapshots, suggestions, talk, time_zones
+from games import links, narration, places, rules, snapshots, suggestions, talk, time_zones
 from games.board import seat_colour, since_last_turn
+from games.city_names import city_names
+from games.languages import language_for, language_for_address
 from games.models import Game
+from games.wording import and_list
 from notifications import board_picture, digests, emails, reply_addresses, reply_grammar
 from notifications.models import Message
 
@@ -74,6 +79,7 @@ class Draft:
     context: dict
     headers: dict[str, str]
     images: dict[str, bytes] = field(default_factory=dict)  # Content-ID -> PNG
+    language: str = settings.LANGUAGE_CODE  # the recipient's: render in it too
 
 
 @dataclass
@@ -134,8 +140,26 @@ def compose(message: Message) -> Composed | None:
     return None if draft is None else render(draft)
 
 
+def language_of(message: Message) -> str:
+    """The language the recipient of ``message`` reads: a seat's player's own (or their
+    game's), else the address's account's, the language they asked in, the game's."""
+    if message.seat is not None and message.seat.email == message.to:
+        return language_for(message.seat)
+    return language_for_address(message.to, message.game, message.facts.get("language", ""))
+
+
 def gather(message: Message) -> Draft | None:
-    """What the email of ``message`` says, or None when it is no longer needed."""
+    """What the email of ``message`` says, or None when it is no longer needed; worded
+    in the recipient's language."""
+    language = language_of(message)
+    with translation.override(language):
+        draft = _gather(message)
+    if draft is not None:
+        draft.language = language
+    return draft
+
+
+def _gather(message: Message) -> Draft | None:
     try:
         subject, template, context = BUILDERS[message.kind](message)
     except NotNeeded:
@@ -175,14 +199,15 @@ def gather(message: Message) -> Draft | None:
 
 
 def render(draft: Draft) -> Composed:
-    """Draw a gathered email: its text and HTML parts."""
-    return Composed(
-        subject=draft.subject,
-        text=render_to_string(f"emails/{draft.template}.txt", draft.context).strip() + "\n",
-        html=render_to_string(f"emails/{draft.template}.html", draft.context),
-        headers=draft.headers,
-        images=draft.images,
-    )
+    """Draw a gathered email: its text and HTML parts, in its recipient's language."""
+    with translation.override(draft.language):
+        return Composed(
+            subject=draft.subject,
+            text=render_to_string(f"emails/{draft.template}.txt", draft.context).strip() + "\n",
+            html=render_to_string(f"emails/{draft.template}.html", draft.context),
+            headers=draft.headers | {"Content-Language": draft.language},
+            images=draft.images,
+        )
 
 
 def _zone(seat, game: Game) -> str:
@@ -220,12 +245,13 @@ def _picture(state, position: int, names, *, highlight=None, public_hands=None, 
             {"name": name, "colour": seat_colour(seat)} for seat, name in enumerate(names)
         ],
         "picture_ringed": (
-            "every player's cities are ringed"
+            gettext("every player's cities are ringed")
             if public_hands is not None
-            else "your cities are ringed"
+            else gettext("your cities are ringed")
         ),
         "picture_highlight": (
-            f"what {' and '.join(moved)} built since your last turn is marked in yellow"
+            gettext("what %(players)s built since your last turn is marked in yellow")
+            % {"players": and_list(moved)}
             if moved
             else ""
         ),
@@ -243,7 +269,7 @@ def _round_rows(scoring: dict, names: list[str]) -> list[dict]:
     return [
         {
             "name": names[position],
-            "cities": scoring["hands"][position],
+            "cities": city_names(scoring["hands"][position]),
             "joined": position in scoring["connected"],
             "loss": scoring["losses"][position],
             "score": scoring["scores"][position],
@@ -271,9 +297,9 @@ def _invitation(message: Message):
     inviter = game.created_by.get_full_name() if game.created_by else ""
     others = [name for position, name in enumerate(game.seat_names()) if position != seat.position]
     if seat.joined_at is None and not fresh:
-        what = "Reminder: you're invited" if reminder else "You're invited"
+        what = gettext("Reminder: you're invited") if reminder else gettext("You're invited")
     else:
-        what = "Your link to the board"
+        what = gettext("Your link to the board")
     return (
         _subject(game, what),
         "invitation",
@@ -291,7 +317,8 @@ def _invitation(message: Message):
 
 
 def _login_link(message: Message):
-    return f"Sign in to {settings.SITE_NAME}", "login_link", {"url": message.facts["url"]}
+    subject = gettext("Sign in to %(site)s") % {"site": settings.SITE_NAME}
+    return subject, "login_link", {"url": message.facts["url"]}
 
 
 def _your_turn(message: Message):
@@ -304,12 +331,12 @@ def _your_turn(message: Message):
     state, position = snapshot.state, seat.position
     names = game.seat_names()
     return (
-        _subject(game, "Your turn"),
+        _subject(game, gettext("Your turn")),
         "your_turn",
         {
             "seat": seat,
             "since": narration.since_last_turn(state, position, list(snapshot.round_events), names),
-            "cities": list(state.hands[position]),
+            "cities": city_names(state.hands[position]),
             "missing_cost": (
                 rules.missing_cost(state, position) if state.starts[position] is not None else None
             ),
@@ -327,7 +354,7 @@ def _your_turn(message: Message):
                 }
                 for offer in suggestions.suggestions(state, position)
             ],
-            "reply_hint": reply_grammar.HINT if settings.RAILMAIL_INBOUND_DOMAIN else "",
+            "reply_hint": _hint(state) if settings.RAILMAIL_INBOUND_DOMAIN else "",
             **_picture(
                 state,
                 position,
@@ -345,7 +372,7 @@ def _round_scored(message: Message):
     scoring, names = state.last_scoring, game.seat_names()
     rows = _round_rows(scoring, names)
     return (
-        _subject(game, f"Round {facts['round']} scored"),
+        _subject(game, gettext("Round %(round)s scored") % {"round": facts["round"]}),
         rules.ROUND_SCORED,
         {
             "seat": seat,
@@ -354,7 +381,7 @@ def _round_scored(message: Message):
             "ends_at": scoring["game_ends_at_score"],
             "game_ends_at_first": state.board.game_ends_at_score,
             "moved_after": state.board.barrier_moves_after_round,
-            "closer": " and ".join(names[p] for p in scoring["connected"]),
+            "closer": and_list(names[p] for p in scoring["connected"]),
             **_picture(
                 state,
                 seat.position,
@@ -373,7 +400,7 @@ def _game_over(message: Message):
     winners = [names[position] for position in state.winners]
     table = sorted(_table(state.scores, names), key=lambda row: -row["score"])
     return (
-        _subject(game, f"Game over: {' and '.join(winners)} won"),
+        _subject(game, gettext("Game over: %(winners)s won") % {"winners": and_list(winners)}),
         "game_over",
         {
             "seat": seat,
@@ -382,7 +409,7 @@ def _game_over(message: Message):
             "table": table,
             "round": state.last_scoring["round"],
             "rows": _round_rows(state.last_scoring, names),
-            "closer": " and ".join(names[p] for p in state.last_scoring["connected"]),
+            "closer": and_list(names[p] for p in state.last_scoring["connected"]),
             **_picture(
                 state,
                 seat.position,
@@ -398,7 +425,7 @@ def _bot_took_over(message: Message):
     game, seat = message.game, message.seat
     taken = next(s for s in game.seats.all() if s.position == message.facts["seat"])
     return (
-        _subject(game, f"A bot now plays for {taken.name}"),
+        _subject(game, gettext("A bot now plays for %(name)s") % {"name": taken.name}),
         "bot_took_over",
         {
             "seat": seat,
@@ -413,7 +440,15 @@ def _bot_took_over(message: Message):
 def _reminder(message: Message):
     game, seat, hours = message.game, message.seat, message.facts["hours"]
     return (
-        _subject(game, f"Reminder: your move is due within {hours} hours"),
+        _subject(
+            game,
+            ngettext(
+                "Reminder: your move is due within %(hours)s hour",
+                "Reminder: your move is due within %(hours)s hours",
+                hours,
+            )
+            % {"hours": hours},
+        ),
         "reminder",
         {
             "seat": seat,
@@ -446,7 +481,10 @@ def _digest(message: Message):
         )
     count = len(games)
     return (
-        f"{count} game{'s' if count != 1 else ''} waiting for your move",
+        ngettext(
+            "%(count)s game waiting for your move", "%(count)s games waiting for your move", count
+        )
+        % {"count": count},
         "digest",
         {"user": seats[0].user, "games": games, "zone": _zone(seats[0], seats[0].game)},
     )
@@ -459,18 +497,23 @@ def _reply_answer(message: Message):
     yours = state is not None and state.seat_to_move == position and not state.is_over
     to_move = state.seat_to_move if state is not None else None
     return (
-        _subject(game, "Your reply was not played"),
+        _subject(game, gettext("Your reply was not played")),
         "reply_answer",
         {
             "seat": seat,
             "why": message.facts["why"],
             "yours": yours,
-            "cities": list(state.hands[position]) if state and state.hands else [],
+            "cities": city_names(state.hands[position]) if state and state.hands else [],
             "to_move": game.seat_names()[to_move] if to_move is not None else "",
             "seat_url": links.seat_url(seat),
-            "hint": reply_grammar.HINT,
+            "hint": _hint(state),
         },
     )
+
+
+def _hint(state) -> str:
+    """How to play by reply, with a line of the game's board as the example."""
+    return reply_grammar.hint(places.line_name(state.board, 0))
 
 
 BUILDERS = {

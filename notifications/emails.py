@@ -16,7 +16,7 @@ from django.conf import settings
 from django.core import signing
 from django.db import IntegrityError, transaction
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import normalize_email
 from games import rules
@@ -101,7 +101,8 @@ def login_link(address: str, url: str) -> Message | None:
         address,
         # Every request is its own email: the link in it is new each time.
         event=hashlib.sha256(url.encode()).hexdigest()[:40],
-        facts={"url": url},
+        # Asked for on a page: without an account's choice, the email is in its language.
+        facts={"url": url, "language": translation.get_language()},
     )
 
 

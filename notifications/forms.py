@@ -1,5 +1,7 @@
 from django import forms
 from django.core import signing
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from notifications import emails
 
@@ -15,7 +17,8 @@ class SignedAddressForm(forms.Form):
             return emails.address_for_token(self.cleaned_data["token"], self.salt)
         except signing.BadSignature:
             raise forms.ValidationError(
-                "This link is damaged: copy the whole link from the email."
+                gettext("This link is damaged: copy the whole link from the email."),
+                code="bad_signature",
             ) from None
 
 
@@ -27,7 +30,7 @@ class ResumeMailForm(SignedAddressForm):
 class UnsubscribeForm(forms.Form):
     """Which of the choices offered for this kind of email the reader takes."""
 
-    choice = forms.ChoiceField(widget=forms.RadioSelect, label="What would you like?")
+    choice = forms.ChoiceField(widget=forms.RadioSelect, label=_("What would you like?"))
 
     def __init__(self, *args, offered: list[tuple[str, str]], **kwargs):
         super().__init__(*args, **kwargs)
@@ -38,9 +41,9 @@ class VacationForm(forms.Form):
     """How many days of one's vacation allowance to take, from now."""
 
     days = forms.IntegerField(
-        label="Days away",
+        label=_("Days away"),
         min_value=1,
-        help_text="Your clocks stop in all your games until you are back.",
+        help_text=_("Your clocks stop in all your games until you are back."),
     )
 
     def __init__(self, *args, user, **kwargs):
@@ -54,9 +57,15 @@ def _at_most_days_left(user):
         if days > user.vacation_days_left:
             left = user.vacation_days_left
             raise forms.ValidationError(
-                f"You have {left} vacation day{'' if left == 1 else 's'} left."
+                ngettext(
+                    "You have %(left)s vacation day left.",
+                    "You have %(left)s vacation days left.",
+                    left,
+                )
+                % {"left": left}
                 if left
-                else "You have no vacation days left."
+                else gettext("You have no vacation days left."),
+                code="too_many_days",
             )
 
     return validate

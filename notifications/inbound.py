@@ -25,12 +25,15 @@ from email.message import Message as EmailMessage
 from email.utils import getaddresses, parseaddr
 
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.html import strip_tags
+from django.utils.translation import gettext
 from mailparser_reply import EmailReplyParser
 
 from accounts.models import normalize_email
 from games import places, rules, services, snapshots, suggestions, talk
+from games.explanations import explain
+from games.languages import language_for
 from games.models import Seat, TalkMessage
 from notifications import emails, reply_addresses, reply_grammar
 from notifications.models import InboundMail, Message
@@ -109,9 +112,11 @@ def _handle(
         return Outcome("refused-authentication", f"{', '.join(failed)} failed")
     text = reply_text(message)
     request = reply_grammar.read(text)
-    if request is None:
-        return _talk(seat, text, message)
-    return _play(seat, version, request)
+    # Refusals and answers in the player's own language.
+    with translation.override(language_for(seat)):
+        if request is None:
+            return _talk(seat, text, message)
+        return _play(seat, version, request)
 
 
 def is_automatic(message: EmailMessage, envelope_from: str = "") -> bool:
@@ -199,7 +204,7 @@ def _play(seat: Seat, version: int, request) -> Outcome:
         return _refuse(seat, "stale", "The game moved on after the email you answered.")
     state = snapshots.current(game).state
     if state is None or state.seat_to_move != seat.position or seat.is_bot or seat.autopilot:
-        return _refuse(seat, "not-your-turn", "It is not your turn.")
+        return _refuse(seat, "not-your-turn", gettext("It is not your turn."))
     try:
         move = requested_move(state, seat.position, request, snapshots.at(game, version).state)
     except ValueError as unclear:
@@ -207,10 +212,10 @@ def _play(seat: Seat, version: int, request) -> Outcome:
     try:
         services.submit_move(game, seat, move, game.version)
     except services.GameMovedOn:
-        return _refuse(seat, "stale", "The game moved on while your reply arrived.")
+        return _refuse(seat, "stale", gettext("The game moved on while your reply arrived."))
     except rules.IllegalMove as illegal:
-        why = places.in_words(state.board, str(illegal))
-        return _refuse(seat, "illegal", f"That move is not allowed: {why}")
+        why = explain(state.board, illegal, game.seat_names())
+        return _refuse(seat, "illegal", gettext("That move is not allowed: %(why)s") % {"why": why})
     return Outcome("played")
 
 
@@ -220,23 +225,25 @@ def requested_move(state, position: int, request, offered_state) -> rules.Move:
         offered = suggestions.suggestions(offered_state, position)
         if not 1 <= request.number <= len(offered):
             raise ValueError(
-                f"There is no suggestion {request.number}: the email offered 1 to {len(offered)}."
+                gettext("There is no suggestion %(number)s: the email offered 1 to %(last)s.")
+                % {"number": request.number, "last": len(offered)}
             )
         return offered[request.number - 1].move
     if not request.names:
         raise ValueError(
-            'After "move:" name the lines you build, such as "Denver to 1 east of Denver".'
+            gettext('After "%(keyword)s:" name the lines you build, such as "%(example)s".')
+            % {"keyword": reply_grammar.move_word(), "example": places.line_name(state.board, 0)}
         )
     board = state.board
     try:
         if state.phase == rules.PLACING:
             if len(request.names) != 1 or places.looks_like_a_line(request.names[0]):
                 raise ValueError(
-                    "Your first turn of a round places your start marker: name one point."
+                    gettext("Your first turn of a round places your start marker: name one point.")
                 )
             return rules.PlaceStart(board.points[places.point_named(board, request.names[0])])
         if len(request.names) > 2:
-            raise ValueError("A turn builds one or two lines.")
+            raise ValueError(gettext("A turn builds one or two lines."))
         coloured = frozenset(
             n for n, name in enumerate(request.names) if "(coloured)" in name.lower()
         )

@@ -6,6 +6,8 @@ from collections.abc import Iterable
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 def new_message_token() -> str:
@@ -22,12 +24,12 @@ class Message(models.Model):
     """
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Waiting to be sent"
-        SENDING = "sending", "Being sent"
-        SENT = "sent", "Sent"
-        FAILED = "failed", "Failed"
-        SUPPRESSED = "suppressed", "Not sent: mail to the address is stopped"
-        DROPPED = "dropped", "Not sent: no longer needed"
+        PENDING = "pending", _("Waiting to be sent")
+        SENDING = "sending", _("Being sent")
+        SENT = "sent", pgettext_lazy("email status", "Sent")
+        FAILED = "failed", pgettext_lazy("email status", "Failed")
+        SUPPRESSED = "suppressed", _("Not sent: mail to the address is stopped")
+        DROPPED = "dropped", _("Not sent: no longer needed")
 
     kind = models.CharField(max_length=32)
     to = models.EmailField()
@@ -38,10 +40,10 @@ class Message(models.Model):
         "games.Seat", null=True, blank=True, on_delete=models.SET_NULL, related_name="emails"
     )
     event = models.CharField(
-        max_length=64, help_text="Which event of the game caused it, e.g. v12 or round-2."
+        max_length=64, help_text=_("Which event of the game caused it, e.g. v12 or round-2.")
     )
     facts = models.JSONField(
-        default=dict, blank=True, help_text="What the email is about, for building it."
+        default=dict, blank=True, help_text=_("What the email is about, for building it.")
     )
     # Random, so that a restored or staging database never reuses one (mail clients drop
     # a message whose Message-ID they have seen); the same for every try of this row.
@@ -64,7 +66,7 @@ class Message(models.Model):
     stuck_reported_at = models.DateTimeField(
         null=True,
         blank=True,
-        help_text="When the operator was told this row was left 'being sent' by a worker.",
+        help_text=_("When the operator was told this row was left 'being sent' by a worker."),
     )
     provider_id = models.CharField(max_length=200, blank=True)
     error = models.TextField(blank=True)
@@ -110,13 +112,13 @@ class Suppression(models.Model):
     """An address Railmail must not mail, and why. Deleting the row turns mail back on."""
 
     class Reason(models.TextChoices):
-        BOUNCED = "bounced", "Mail to it bounced"
-        COMPLAINED = "complained", "It reported our mail as spam"
-        UNSUBSCRIBED = "unsubscribed", "It unsubscribed"
+        BOUNCED = "bounced", _("Mail to it bounced")
+        COMPLAINED = "complained", _("It reported our mail as spam")
+        UNSUBSCRIBED = "unsubscribed", _("It unsubscribed")
 
     address = models.EmailField(unique=True)
     reason = models.CharField(max_length=16, choices=Reason.choices)
-    detail = models.TextField(blank=True, help_text="What the provider reported.")
+    detail = models.TextField(blank=True, help_text=_("What the provider reported."))
     created_at = models.DateTimeField(default=timezone.now)
 
     def __str__(self) -> str:
@@ -141,7 +143,7 @@ class Suppression(models.Model):
         }
         if not wanted:
             return set()
-        addresses = {address for address, _ in wanted}
+        addresses = {address for address, _kind in wanted}
         stopped = set(cls.objects.filter(address__in=addresses).values_list("address", flat=True))
         chosen = MailPreference.objects.filter(address__in=addresses)
         kinds = dict(chosen.values_list("address", "stopped_kinds"))
@@ -159,10 +161,10 @@ class MailPreference(models.Model):
 
     address = models.EmailField(unique=True)
     digest = models.BooleanField(
-        default=False, help_text="A daily digest of waiting games instead of each turn's email."
+        default=False, help_text=_("A daily digest of waiting games instead of each turn's email.")
     )
     stopped_kinds = models.JSONField(
-        default=list, blank=True, help_text="Kinds of email not to send (outbox kinds)."
+        default=list, blank=True, help_text=_("Kinds of email not to send (outbox kinds).")
     )
     updated_at = models.DateTimeField(auto_now=True)
 

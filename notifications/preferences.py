@@ -10,6 +10,8 @@ the address has one (its email preference), else in ``MailPreference``.
 from __future__ import annotations
 
 from django.db import models, transaction
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User, normalize_email
 from notifications import emails
@@ -25,23 +27,46 @@ GAME_KINDS = (
     emails.BOT_TOOK_OVER,
 )
 
-# What each kind is called on the page, as "Stop {name}".
+# What each kind is called, as in "You stopped invitations to games, turn emails."
 KIND_NAMES = {
-    emails.INVITATION: "invitations to games",
-    emails.YOUR_TURN: "turn emails",
-    emails.REMINDER: "reminders before a move is due",
-    emails.ROUND_SCORED: "round results",
-    emails.GAME_OVER: "game results",
-    emails.BOT_TOOK_OVER: "news of bots taking seats",
-    emails.DIGEST: "the daily digest",
+    emails.INVITATION: _("invitations to games"),
+    emails.YOUR_TURN: _("turn emails"),
+    emails.REMINDER: _("reminders before a move is due"),
+    emails.ROUND_SCORED: _("round results"),
+    emails.GAME_OVER: _("game results"),
+    emails.BOT_TOOK_OVER: _("news of bots taking seats"),
+    emails.DIGEST: _("the daily digest"),
+}
+
+# The choice that stops one kind, as the unsubscribe page offers it: whole sentences, so
+# that each language words them its own way.
+STOP_KIND_LABELS = {
+    emails.INVITATION: _("Stop invitations to games"),
+    emails.YOUR_TURN: _("Stop turn emails"),
+    emails.REMINDER: _("Stop reminders before a move is due"),
+    emails.ROUND_SCORED: _("Stop round results"),
+    emails.GAME_OVER: _("Stop game results"),
+    emails.BOT_TOOK_OVER: _("Stop news of bots taking seats"),
+    emails.DIGEST: _("Stop the daily digest"),
+}
+
+# What the page says once a kind is stopped.
+KIND_STOPPED = {
+    emails.INVITATION: _("You will get no more invitations to games at this address."),
+    emails.YOUR_TURN: _("You will get no more turn emails at this address."),
+    emails.REMINDER: _("You will get no more reminders before a move is due at this address."),
+    emails.ROUND_SCORED: _("You will get no more round results at this address."),
+    emails.GAME_OVER: _("You will get no more game results at this address."),
+    emails.BOT_TOOK_OVER: _("You will get no more news of bots taking seats at this address."),
+    emails.DIGEST: _("You will get no more daily digests at this address."),
 }
 
 
 class Choice(models.TextChoices):
-    DIGEST = "digest", "One email a day listing the games waiting for my move"
-    STOP_KIND = "stop_kind", "Stop this kind of email"
-    NO_INVITATIONS = "no_invitations", "Never invite me to a game again"
-    STOP_ALL = "stop_all", "Stop every email"
+    DIGEST = "digest", _("One email a day listing the games waiting for my move")
+    STOP_KIND = "stop_kind", _("Stop this kind of email")
+    NO_INVITATIONS = "no_invitations", _("Never invite me to a game again")
+    STOP_ALL = "stop_all", _("Stop every email")
 
 
 def one_click(kind: str | None) -> str:
@@ -64,7 +89,7 @@ def choices_for(kind: str | None) -> list[tuple[str, str]]:
     if kind == emails.INVITATION:
         offered.append((Choice.NO_INVITATIONS, Choice.NO_INVITATIONS.label))
     elif kind in KIND_NAMES:
-        offered.append((Choice.STOP_KIND, f"Stop {KIND_NAMES[kind]}"))
+        offered.append((Choice.STOP_KIND, STOP_KIND_LABELS[kind]))
     offered.append((Choice.STOP_ALL, Choice.STOP_ALL.label))
     return offered
 
@@ -77,7 +102,7 @@ def choose(address: str, kind: str | None, choice: str) -> str:
         Suppression.objects.get_or_create(
             address=address, defaults={"reason": Suppression.Reason.UNSUBSCRIBED}
         )
-        return "You will get no more emails from us at this address."
+        return gettext("You will get no more emails from us at this address.")
     if choice == Choice.DIGEST:
         account = User.objects.filter(email=address).first()
         if account is not None:
@@ -85,15 +110,15 @@ def choose(address: str, kind: str | None, choice: str) -> str:
             account.save(update_fields=["email_mode"])
         else:
             MailPreference.objects.update_or_create(address=address, defaults={"digest": True})
-        return (
+        return gettext(
             "Instead of an email each turn, you will get one email a day listing the games "
             "waiting for your move."
         )
     stopped = emails.INVITATION if choice == Choice.NO_INVITATIONS else kind
     if stopped not in KIND_NAMES:
         raise ValueError(f"nothing to stop for {kind!r}")
-    preference, _ = MailPreference.objects.get_or_create(address=address)
+    preference, _created = MailPreference.objects.get_or_create(address=address)
     if stopped not in preference.stopped_kinds:
         preference.stopped_kinds = [*preference.stopped_kinds, stopped]
         preference.save(update_fields=["stopped_kinds", "updated_at"])
-    return f"You will get no more {KIND_NAMES[stopped]} at this address."
+    return str(KIND_STOPPED[stopped])

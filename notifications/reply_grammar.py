@@ -1,7 +1,8 @@
 """What a reply to a your-turn email asks for: the grammar, said in one line in the email.
 
 A reply is a move only when its first line (once quoted text and signatures are cut off)
-is ``1``, ``2`` or ``3`` (one of the email's suggestions) or ``move:`` followed by what to
+is ``1``, ``2`` or ``3`` (one of the email's suggestions) or ``move:`` (``zug:`` in
+German, and either in every language) followed by what to
 play, as the board page names it: one or two lines ("Denver to 1 east of Denver"),
 separated by ";" or ","; or, for the first turn of a round, the point for the start
 marker. Anything else is not a move (it goes to the table as talk). A move line that
@@ -13,14 +14,28 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# The words that start a move, in every language the site speaks.
-MOVE_WORDS = ("move",)
+from django.utils.translation import gettext, pgettext
 
-HINT = (
-    "To play by reply, make the first line of your reply 1, 2 or 3 (one of the suggestions), "
-    'or "move:" and your lines (such as "move: Denver to 1 east of Denver"). Anything '
-    "else you write goes to the table as a message."
-)
+# The words that start a move, in every language the site speaks ("move" and its
+# translations in the catalogues: tests check each is here).
+MOVE_WORDS = ("move", "zug")
+
+
+def move_word() -> str:
+    """The word that starts a move, in the active language."""
+    # Translators: the keyword a reply starts with to play a move, "move: Denver to ...";
+    # one short word, no colon. Replies are read with the keyword of every language.
+    return pgettext("reply keyword", "move")
+
+
+def hint(example_line: str) -> str:
+    """How to play by reply, in the active language, with a line of the board as example."""
+    return gettext(
+        "To play by reply, make the first line of your reply 1, 2 or 3 (one of the "
+        'suggestions), or "%(keyword)s:" and your lines (such as "%(keyword)s: %(example)s"). '
+        "Anything else you write goes to the table as a message."
+    ) % {"keyword": move_word(), "example": example_line}
+
 
 PICK = re.compile(r"^#?\s*(\d+)\s*[.):]?$")
 MOVE = re.compile(r"^(?:" + "|".join(MOVE_WORDS) + r")\s*:\s*(.*)$", re.IGNORECASE)

@@ -11,6 +11,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import Resolver404, resolve
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
@@ -76,7 +78,7 @@ def resume(request: HttpRequest) -> HttpResponse:
         address = form.cleaned_data["token"]
         Suppression.objects.filter(address=address).delete()
         MailPreference.objects.filter(address=address).delete()
-        messages.success(request, f"Emails to {address} are on again.")
+        messages.success(request, _("Emails to %(address)s are on again.") % {"address": address})
         target = form.cleaned_data["next"]
         if target and url_has_allowed_host_and_scheme(
             target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
@@ -125,7 +127,7 @@ def take_seat_back(request: HttpRequest, seat: Seat) -> HttpResponse:
     """The player takes their seat back from the bot (the button on their board page)."""
     if seat.autopilot:
         services.take_seat_back(seat)
-        messages.success(request, "Your seat is yours again: the bot no longer plays it.")
+        messages.success(request, _("Your seat is yours again: the bot no longer plays it."))
     return redirect(links.seat_path(seat))
 
 
@@ -142,7 +144,7 @@ def vacation(request: HttpRequest) -> HttpResponse:
         except services.VacationError as exc:  # e.g. the same form sent twice from two tabs
             form.add_error(None, str(exc))
         else:
-            messages.success(request, "Enjoy your vacation: your clocks are paused.")
+            messages.success(request, _("Enjoy your vacation: your clocks are paused."))
             return redirect("notifications:vacation")
     return render(
         request, "notifications/vacation.html", {"form": form, "on_vacation": on_vacation}
@@ -157,7 +159,13 @@ def end_vacation(request: HttpRequest) -> HttpResponse:
         returned = services.end_vacation(request.user)
         messages.success(
             request,
-            f"Welcome back: your clocks run again, and {returned} "
-            f"day{'' if returned == 1 else 's'} went back to your allowance.",
+            ngettext(
+                "Welcome back: your clocks run again, and %(returned)s day went back to "
+                "your allowance.",
+                "Welcome back: your clocks run again, and %(returned)s days went back to "
+                "your allowance.",
+                returned,
+            )
+            % {"returned": returned},
         )
     return redirect("notifications:vacation")

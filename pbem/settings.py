@@ -75,9 +75,14 @@ MIDDLEWARE = [
     # Static files, from the app itself (whitenoise), right after the security headers.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language of a page (issue 19): the reader's cookie (the language menu), else
+    # their browser's Accept-Language; an account's choice and a seat's (games.languages)
+    # come after it.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -119,7 +124,14 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# English, and German in the terms of the German rulebook (issue 19). The catalogues are
+# pbem/locale/<language>/LC_MESSAGES/django.po and djangojs.po (the board's script),
+# committed compiled; `make messages` extracts and `make catalogues` compiles them.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("de", "Deutsch")]
+LOCALE_PATHS = [BASE_DIR / "pbem" / "locale"]
+# The language menu's choice, for a reader without an account: kept for a year.
+LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -28,9 +28,10 @@ class GameFactory(factory.django.DjangoModelFactory):
     """A game made the only way games are made: through games.services.
 
     ``GameFactory()`` is a started 3-seat TransAmerica game; ``started=False`` leaves it
-    in setup, ``seats=N`` changes the table, and ``bots="greedy"`` (a name from
-    ``games.bots.BOTS``) seats that bot everywhere instead of people; they start to move
-    once the start commits (games.autoplay), so not in a test that never commits.
+    in setup, ``seats=N`` changes the table, ``language="de"`` its language, and
+    ``bots="greedy"`` (a name from ``games.bots.BOTS``) seats that bot everywhere instead
+    of people; they start to move once the start commits (games.autoplay), so not in a
+    test that never commits.
     """
 
     class Meta:
@@ -43,16 +44,30 @@ class GameFactory(factory.django.DjangoModelFactory):
     seats = 3
     bots = None
     started = True
+    language = None
 
     @classmethod
     def _create(
-        cls, model_class, *, board, options, time_per_move, created_by, seats, bots, started
+        cls,
+        model_class,
+        *,
+        board,
+        options,
+        time_per_move,
+        created_by,
+        seats,
+        bots,
+        started,
+        language,
     ):
         if bots:
             players = [SeatSpec(f"Bot {n}", is_bot=True, bot_level=bots) for n in range(seats)]
         else:
             players = [SeatSpec(f"Player {n}", f"seat{n}@example.com") for n in range(seats)]
         game = create_game(board, options, players, created_by, time_per_move)
+        if language:
+            Game.objects.filter(pk=game.pk).update(language=language)
+            game.refresh_from_db()
         if started:
             game = start_game(game)
         return game

@@ -4,14 +4,17 @@
 class IllegalMove(Exception):
     """A move that the rules forbid.
 
-    ``rule`` is a short stable code (for tests, logs and bots); the message names the
-    rule and the line or point concerned, in words a player understands.
+    ``rule`` is a short stable code (for tests, logs and bots) and ``facts`` what it is
+    about (``line``, ``point``, ``seat``, counts): the edge words them for the player, in
+    their language, with the board's names for places. The message says the same in plain
+    English with coordinates, for logs and for records checked from outside.
     """
 
-    def __init__(self, rule: str, message: str) -> None:
+    def __init__(self, rule: str, message: str, **facts: object) -> None:
         super().__init__(message)
         self.rule = rule
         self.message = message
+        self.facts = facts
 
 
 class InvalidEvent(Exception):

@@ -21,13 +21,17 @@ MAX_COLOURED_AT_POINT = 2
 def check_turn(state: GameState, seat: int) -> None:
     """Refuse a move from a seat that is not to move now."""
     if not 0 <= seat < state.seat_count:
-        raise IllegalMove("no_such_seat", f"there is no seat {seat} in this game")
+        raise IllegalMove("no_such_seat", f"there is no seat {seat} in this game", seat=seat)
     if state.phase == OVER:
         raise IllegalMove("game_over", "the game is over")
     if state.phase in (AWAITING_DEAL, ROUND_OVER):
         raise IllegalMove("round_over", "the round is over and the next one is not dealt yet")
     if seat != state.seat_to_move:
-        raise IllegalMove("not_your_turn", f"it is not your turn: seat {state.seat_to_move} moves")
+        raise IllegalMove(
+            "not_your_turn",
+            f"it is not your turn: seat {state.seat_to_move} moves",
+            seat=state.seat_to_move,
+        )
 
 
 def place_start(state: GameState, seat: int, point: Point) -> None:
@@ -38,11 +42,15 @@ def place_start(state: GameState, seat: int, point: Point) -> None:
     index = state.board.point_index.get(point)
     if index is None:
         raise IllegalMove(
-            "not_a_point", f"{format_point(point)} is not a crossing point on this board"
+            "not_a_point",
+            f"{format_point(point)} is not a crossing point on this board",
+            point=point,
         )
     if index in state.starts:
         raise IllegalMove(
-            "point_taken", f"the point {format_point(point)} already holds a start marker"
+            "point_taken",
+            f"the point {format_point(point)} already holds a start marker",
+            point=point,
         )
     state.starts[seat] = index
     state.turn += 1
@@ -74,9 +82,12 @@ def build_lines(
                 "not_a_line",
                 f"{format_line(line)} is not a line on this board: "
                 "a line joins two neighbouring crossing points",
+                line=line,
             )
         if line_id in ids:
-            raise IllegalMove("same_line_twice", f"the line {format_line(line)} is given twice")
+            raise IllegalMove(
+                "same_line_twice", f"the line {format_line(line)} is given twice", line=line
+            )
         ids.append(line_id)
     if len(ids) == 2:
         for line, line_id in zip(lines, ids, strict=True):
@@ -85,6 +96,7 @@ def build_lines(
                     "double_line_alone",
                     f"the line {format_line(line)} is a double line (river, mountain or sea): "
                     "it is the only line of its turn",
+                    line=line,
                 )
     if exclusive:
         allowed = state.options.exclusive_tracks
@@ -97,6 +109,8 @@ def build_lines(
                 "coloured_track_used_up",
                 f"you have {state.exclusive_left[seat]} of your {allowed} coloured tracks "
                 "left this round",
+                left=state.exclusive_left[seat],
+                allowed=allowed,
             )
 
     for i, (line, line_id) in enumerate(zip(lines, ids, strict=True)):
@@ -108,20 +122,26 @@ def build_lines(
                     "round_ended",
                     f"your first line {format_line(lines[0])} joined your cities and ended "
                     "the round: it is the only line of your turn",
+                    line=lines[0],
                 )
             if state.supply_left == 0:
                 raise IllegalMove(
                     "supply_used_up",
                     f"your first line {format_line(lines[0])} used the last track of the "
                     "supply, which ends the round",
+                    line=lines[0],
                 )
         if line_id in state.built:
-            raise IllegalMove("line_taken", f"the line {format_line(line)} is already built")
+            raise IllegalMove(
+                "line_taken", f"the line {format_line(line)} is already built", line=line
+            )
         a, b, _cost = board.lines[line_id]
         reach = network(state, seat)
         if a not in reach and b not in reach:
             raise IllegalMove(
-                "not_touching_network", f"the line {format_line(line)} does not touch your network"
+                "not_touching_network",
+                f"the line {format_line(line)} does not touch your network",
+                line=line,
             )
         coloured = i in exclusive
         if coloured:
@@ -130,6 +150,7 @@ def build_lines(
                     raise IllegalMove(
                         "coloured_crowded",
                         f"two coloured tracks already touch {format_point(board.points[point])}",
+                        point=board.points[point],
                     )
             state.exclusive_left[seat] -= 1
         else:

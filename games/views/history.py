@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.http import content_disposition_header
+from django.utils.translation import gettext as _
 
 from games import finished_games, links, replay_page
 from games.forms import PlayerFilterForm, ReplayStepForm
@@ -90,8 +91,9 @@ def _replay(
     wanted = form.cleaned_data["move"] if form.is_valid() else None
     error, status = "", 200
     if not form.is_valid() or (wanted is not None and wanted > game.version):
-        error = f"There is no move {request.GET.get('move')!r}: this game has moves 1 to "
-        error += f"{game.version}. Here is the latest."
+        error = _(
+            "There is no move %(move)s: this game has moves 1 to %(last)s. Here is the latest."
+        ) % {"move": repr(request.GET.get("move")), "last": game.version}
         wanted, status = None, 404
     if board_url == "" and seat is not None:
         board_url = links.seat_path(seat)

@@ -11,11 +11,13 @@ from django.db.models import F, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import places, rules, services, snapshots
+from games import rules, services, snapshots
 from games.board_page import Table, board_part, seat_page
+from games.explanations import explain
 from games.forms import EmailForm, MoveForm
 from games.links import seat_path
 from games.models import Game, Seat
@@ -59,7 +61,7 @@ def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
     if seen and seen != str(game.version):
         return _board(request, seat, snapshot, form if my_turn else None, moved_on=True)
     if not my_turn:
-        form.add_error(None, "It is not your turn.")
+        form.add_error(None, _("It is not your turn."))
         return _board(request, seat, snapshot, None, status=400, error=form)
     if request.POST.get("step") == "second":
         # Without JavaScript: the first line is chosen; offer only what may follow it.
@@ -68,7 +70,7 @@ def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
         except ValidationError:
             first = None  # not a line that may be built now
         if first is None:
-            form.add_error("line1", "Choose the first line, then a second one.")
+            form.add_error("line1", _("Choose the first line, then a second one."))
             return _board(request, seat, snapshot, form, status=400)
         second = MoveForm(
             initial={"version": snapshot.version, "line1": first},
@@ -85,10 +87,10 @@ def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
         game.refresh_from_db()
         return _board(request, seat, snapshots.current(game), None, moved_on=True)
     except rules.IllegalMove as exc:
-        # Lines and points named as the page names them, not in the engine's coordinates.
-        form.add_error(None, places.in_words(state.board, exc.message))
+        # Lines and points named as the page names them, in the reader's language.
+        form.add_error(None, explain(state.board, exc, game.seat_names()))
         return _board(request, seat, snapshot, form, status=422)
-    messages.success(request, "Your move is in. We will email you when it is your turn again.")
+    messages.success(request, _("Your move is in. We will email you when it is your turn again."))
     return redirect(seat_path(seat))
 
 
@@ -140,9 +142,9 @@ def join(request: HttpRequest, seat: Seat) -> HttpResponse:
     """Accept the invitation to a seat; the game starts when the last player joins."""
     game = services.accept_seat(seat)
     if game.status == Game.Status.SETUP:
-        messages.success(request, "You have joined. The game starts when everyone has.")
+        messages.success(request, _("You have joined. The game starts when everyone has."))
     else:
-        messages.success(request, "You have joined, and the game has started.")
+        messages.success(request, _("You have joined, and the game has started."))
     return redirect(seat_path(seat))
 
 

@@ -5,17 +5,19 @@ from functools import wraps
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import translation
 
 from games.forms import EmailForm
+from games.languages import language_for
 from games.links import BadLink, seat_for_token
 
 
 def seat_link(view: Callable | None = None, *, revoked_too: bool = False):
     """Resolve the view's ``token`` to its seat, or answer the bad-link page.
 
-    The view is called as ``view(request, seat, ...)``. With ``revoked_too``, a link that
-    a newer one replaced still reaches the view with its seat (asking for a fresh link
-    must work from an old one).
+    The view is called as ``view(request, seat, ...)``, in the seat's language. With
+    ``revoked_too``, a link that a newer one replaced still reaches the view with its seat
+    (asking for a fresh link must work from an old one).
     """
 
     def decorate(view: Callable) -> Callable:
@@ -30,7 +32,13 @@ def seat_link(view: Callable | None = None, *, revoked_too: bool = False):
                 seat = exc.seat
             # For the request's log line (pbem/logs.py): which game and seat, no token.
             request.log_context = {"game": seat.game_id, "seat": seat.position}
-            return view(request, seat, *args, **kwargs)
+            # The seat's player reads their own language, whatever the browser asks for.
+            language = language_for(seat)
+            with translation.override(language):
+                request.LANGUAGE_CODE = language
+                response = view(request, seat, *args, **kwargs)
+                response.headers["Content-Language"] = language
+            return response
 
         return wrapper
 

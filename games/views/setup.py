@@ -7,6 +7,9 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from games import services
@@ -22,11 +25,17 @@ def _may_invite(request: HttpRequest, address: str) -> bool:
     return ratelimits.may_invite(request, request.user, address, together)
 
 
-NOT_INVITED = (
-    "Not invited, as {address} has had too many invitations today from people it has "
-    "never played with: {names}. Remind them from this page tomorrow, or give their seat "
-    "to someone else."
-)
+def not_invited(names: str, count: int) -> str:
+    """What the creator is told of ``count`` players (``names``) left uninvited."""
+    return ngettext(
+        "Not invited, as that address has had too many invitations today from people it has "
+        "never played with: %(names)s. Remind them from this page tomorrow, or give their "
+        "seat to someone else.",
+        "Not invited, as each address has had too many invitations today from people it has "
+        "never played with: %(names)s. Remind them from this page tomorrow, or give their "
+        "seat to someone else.",
+        count,
+    ) % {"names": names}
 
 
 @login_required
@@ -37,13 +46,15 @@ def new_game(request: HttpRequest) -> HttpResponse:
     A player whose address is over its invitation limits gets a seat but no invitation;
     the creator is told who.
     """
-    form = NewGameForm(request.POST or None, initial={"time_zone": request.user.timezone})
+    # The creator's own zone and language to begin with.
+    initial = {"time_zone": request.user.timezone, "language": translation.get_language()}
+    form = NewGameForm(request.POST or None, initial=initial)
     players = PlayerFormSet(request.POST or None, prefix="players")
     if request.method == "POST" and form.is_valid() and players.is_valid():
         user = request.user
         specs = players.seat_specs(creator=user if form.cleaned_data["creator_plays"] else None)
         if not 2 <= len(specs) <= 6:
-            form.add_error(None, "A game has 2 to 6 players, you included if you play.")
+            form.add_error(None, _("A game has 2 to 6 players, you included if you play."))
         else:
             specs = [
                 dataclasses.replace(spec, invite=False)
@@ -52,12 +63,11 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 for spec in specs
             ]
             game = services.open_game(form.settings(), specs, created_by=user)
-            messages.success(request, "The game is set up and the invitations are on their way.")
+            messages.success(request, _("The game is set up and the invitations are on their way."))
             skipped = [spec for spec in specs if not spec.invite]
             if skipped:
                 names = ", ".join(f"{spec.name} ({spec.email})" for spec in skipped)
-                address = "that address" if len(skipped) == 1 else "each address"
-                messages.warning(request, NOT_INVITED.format(address=address, names=names))
+                messages.warning(request, not_invited(names, len(skipped)))
             return redirect("games:manage", game_id=game.pk)
     return render(request, "games/new.html", {"form": form, "players": players})
 
@@ -98,10 +108,10 @@ def _invited_seat(request: HttpRequest, game_id: int, position: int) -> Seat:
 def remind(request: HttpRequest, game_id: int, position: int) -> HttpResponse:
     seat = _invited_seat(request, game_id, position)
     if not _may_invite(request, seat.email):
-        messages.error(request, NOT_INVITED.format(address="that address", names=seat.name))
+        messages.error(request, not_invited(seat.name, 1))
         return redirect("games:manage", game_id=game_id)
     services.remind_invited(seat)
-    messages.success(request, f"{seat.name} has been reminded.")
+    messages.success(request, _("%(name)s has been reminded.") % {"name": seat.name})
     return redirect("games:manage", game_id=game_id)
 
 
@@ -115,8 +125,10 @@ def replace(request: HttpRequest, game_id: int, position: int) -> HttpResponse:
     if form.is_valid() and not _may_invite(request, form.cleaned_data["email"]):
         form.add_error(
             "email",
-            "This address has had too many invitations today from people it has never "
-            "played with: try again tomorrow.",
+            _(
+                "This address has had too many invitations today from people it has never "
+                "played with: try again tomorrow."
+            ),
         )
         status = 429
     if not form.is_valid():
@@ -130,7 +142,11 @@ def replace(request: HttpRequest, game_id: int, position: int) -> HttpResponse:
         }
         return render(request, "games/manage.html", context, status=status)
     services.replace_invited(seat, form.cleaned_data["name"], form.cleaned_data["email"])
-    messages.success(request, f"{form.cleaned_data['name']} is invited in {seat.name}'s place.")
+    messages.success(
+        request,
+        _("%(name)s is invited in %(old)s's place.")
+        % {"name": form.cleaned_data["name"], "old": seat.name},
+    )
     return redirect("games:manage", game_id=game_id)
 
 
@@ -143,5 +159,5 @@ def start(request: HttpRequest, game_id: int) -> HttpResponse:
         # Started a moment ago by the last player joining: that is fine too.
         with suppress(services.GameMovedOn):
             services.start_game(game)
-        messages.success(request, "The game has started.")
+        messages.success(request, _("The game has started."))
     return redirect("games:manage", game_id=game_id)

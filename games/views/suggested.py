@@ -9,10 +9,12 @@ then the page says so and links to the board as it is.
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from games import rules, services, snapshots, suggestions
 from games.board import Highlight, board_svg, render_svg
+from games.explanations import explain
 from games.links import seat_path
 from games.models import Seat
 from games.views.seat_link import seat_link
@@ -24,7 +26,8 @@ def play(request: HttpRequest, seat: Seat, version: int, number: int) -> HttpRes
     game = seat.game
     if not 0 < version <= game.version:
         raise Http404("No such version of this game.")
-    offered = suggestions.suggestions(snapshots.at(game, version).state, seat.position)
+    emailed = snapshots.at(game, version).state
+    offered = suggestions.suggestions(emailed, seat.position)
     if not 1 <= number <= len(offered):
         raise Http404("No such suggestion.")
     suggestion = offered[number - 1]
@@ -35,10 +38,14 @@ def play(request: HttpRequest, seat: Seat, version: int, number: int) -> HttpRes
         except services.GameMovedOn:
             stale = True
         except rules.IllegalMove as illegal:
-            messages.error(request, f"That move is not allowed now: {illegal}")
+            messages.error(
+                request,
+                _("That move is not allowed now: %(reason)s")
+                % {"reason": explain(emailed.board, illegal, game.seat_names())},
+            )
             return redirect(seat_path(seat))
         else:
-            messages.success(request, f"Played: {suggestion.words}.")
+            messages.success(request, _("Played: %(move)s.") % {"move": suggestion.words})
             return redirect(seat_path(seat))
     state = snapshots.current(game).state
     board = state.board

@@ -7,6 +7,7 @@ saying what happened (or why not).
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import talk
@@ -26,14 +27,14 @@ def write(request: HttpRequest, seat: Seat) -> HttpResponse:
     form = TalkForm(request.POST)
     if not form.is_valid():
         for error in form.errors.get("text", []):
-            messages.error(request, f"Your message was not sent: {error}")
+            messages.error(request, _("Your message was not sent: %(why)s") % {"why": error})
         return _back(seat)
     try:
         talk.post(seat, form.cleaned_data["text"])
     except talk.Refused as refused:
-        messages.error(request, f"Your message was not sent: {refused}")
+        messages.error(request, _("Your message was not sent: %(why)s") % {"why": refused})
     else:
-        messages.success(request, "Your message is on the table.")
+        messages.success(request, _("Your message is on the table."))
     return _back(seat)
 
 
@@ -46,14 +47,16 @@ def mute(request: HttpRequest, seat: Seat, position: int) -> HttpResponse:
         raise Http404("No such seat at this table.")
     if seat.mutes.filter(muted=other).exists():
         talk.unmute(seat, other)
-        messages.success(request, f"You read {other.name}'s messages again.")
+        messages.success(request, _("You read %(name)s's messages again.") % {"name": other.name})
     else:
         try:
             talk.mute(seat, other)
         except talk.Refused as refused:
             messages.error(request, str(refused))
         else:
-            messages.success(request, f"You no longer read {other.name}'s messages here.")
+            messages.success(
+                request, _("You no longer read %(name)s's messages here.") % {"name": other.name}
+            )
     return _back(seat)
 
 
@@ -64,5 +67,5 @@ def report(request: HttpRequest, seat: Seat, message_id: int) -> HttpResponse:
     if message is None:
         raise Http404("No such message at this table.")
     talk.report(seat, message)
-    messages.success(request, "Thank you: the site's staff will look at that message.")
+    messages.success(request, _("Thank you: the site's staff will look at that message."))
     return _back(seat)

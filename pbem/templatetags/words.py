@@ -3,10 +3,13 @@
     {% load words %}
     {{ game.time_per_move|duration }}          -> "2 days", "1 day, 6 hours"
     {% deadline game.deadline zone %}          -> "in 2 days, 3 hours (Tue 25 Nov, 18:00 CET)"
+    {{ names|and_list }}                       -> "Ada, Bob and Cy" ("Ada, Bob und Cy")
+    {{ moment|when }}                          -> "Tue 25 Nov, 18:00" ("Di 25. Nov., 18:00")
 
 Built on Django's ``timesince`` (translated with the rest of Django) and the time zone
 database: never a ``timedelta`` printed as "2 days, 0:00:00", never a deadline in UTC
-when the reader lives elsewhere.
+when the reader lives elsewhere. Everything is worded in the active language: the formats
+are translated strings, so a translator gives the German order ("Di 25. Nov., 18:00").
 """
 
 from __future__ import annotations
@@ -17,8 +20,10 @@ from django import template
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.timesince import timesince
+from django.utils.translation import gettext, pgettext
 
 from games.time_zones import zone
+from games.wording import and_list
 
 register = template.Library()
 
@@ -40,8 +45,11 @@ def deadline(value: datetime | None, zone_name: str = "UTC", now: datetime | Non
     when = local_time(value, zone_name)
     now = now or timezone.now()
     if value <= now:
-        return f"now ({when})"
-    return f"in {timesince(now, value, depth=2)} ({when})"
+        return gettext("now (%(when)s)") % {"when": when}
+    return gettext("in %(time)s (%(when)s)") % {
+        "time": timesince(now, value, depth=2),
+        "when": when,
+    }
 
 
 @register.filter
@@ -50,4 +58,18 @@ def local_time(value: datetime | None, zone_name: str = "UTC") -> str:
     if value is None:
         return ""
     local = timezone.localtime(value, zone(zone_name))
-    return f"{date_format(local, 'D j M, H:i')} {local.tzname()}"
+    return f"{when(local)} {local.tzname()}"
+
+
+@register.filter(expects_localtime=True)
+def when(value: datetime | None) -> str:
+    """A moment in the active language: "Tue 25 Nov, 18:00" (in a template, in the
+    template's time zone; called from Python, in the zone ``value`` carries)."""
+    if value is None:
+        return ""
+    # Translators: a date and time as Django's date filter writes it (D = weekday, j = day,
+    # M = month, H:i = 24-hour time); put them in your language's order.
+    return date_format(value, pgettext("date and time", "D j M, H:i"))
+
+
+register.filter("and_list", and_list)

@@ -27,7 +27,7 @@ class TestDescribe:
         assert self.describe(event) == f"Ada places their start marker in {city.name}."
 
     def test_events_the_engine_passes_over_are_still_shown(self):
-        assert self.describe({"type": "turn_timed_out", "seat": 1}) == "Grace: Turn timed out."
+        assert self.describe({"type": "turn_timed_out", "seat": 1}) == "Grace ran out of time."
 
     def test_the_end_names_the_winners(self):
         event = {"type": "game_ended", "scores": [3, 3], "winners": [0, 1]}

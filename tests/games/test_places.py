@@ -1,6 +1,7 @@
 """Every point and line of both boards has a name in words, unique, and read back."""
 
 import pytest
+from django.utils import translation
 
 from games import places, rules
 
@@ -67,13 +68,34 @@ def test_a_name_that_names_nothing_says_why(text, why):
             places.point_named(board, text)
 
 
-def test_coordinates_in_a_message_become_names():
+def test_names_are_worded_in_the_active_language_and_read_back_in_any():
+    board = rules.get_board("transeuropa")
+    munich = board.city_point("Munich")
+    with translation.override("de"):
+        german = places.point_names(board)
+        line = next(i for i, (a, b, _) in enumerate(board.lines) if munich in (a, b))
+        german_line = places.line_name(board, line)
+    english = places.point_names(board)
+    assert german[munich] == "München" and english[munich] == "Munich"
+    assert len(set(german)) == len(board.points)
+    stepped = next(i for i in range(len(german)) if i not in board.city_at)
+    assert " von " in german[stepped] and german[stepped] != english[stepped]
+    assert " bis " in german_line
+    # A German reader may write either language, and the short forms of either.
+    for language in ("en", "de"):
+        with translation.override(language):
+            assert places.point_named(board, german[stepped]) == stepped
+            assert places.point_named(board, english[stepped]) == stepped
+            assert places.line_named(board, german_line) == line
+            assert places.point_named(board, "münchen") == munich
+
+
+def test_german_short_directions_read_back():
     board = rules.get_board("transamerica")
-    line = 0
-    a, b, _ = board.lines[line]
-    (ca, ra), (cb, rb) = board.points[a], board.points[b]
-    text = f"line ({ca},{ra})-({cb},{rb}) is taken; ({ca},{ra}) is yours; (99,99) is nowhere"
-    said = places.in_words(board, text)
-    assert places.line_name(board, line) in said
-    assert f"{places.point_name(board, a)} is yours" in said
-    assert "(99,99) is nowhere" in said
+    denver = board.city_by_name["Denver"].point
+    east = board.point_index[(denver[0] + 1, denver[1])]
+    north_east = board.point_index[(denver[0], denver[1] - 1)]
+    assert places.point_named(board, "1 o von Denver") == east
+    assert places.point_named(board, "1 ostlich von Denver") == east
+    assert places.point_named(board, "1 nö von Denver") == north_east
+    assert places.point_named(board, "1 ne of Denver") == north_east

@@ -130,18 +130,24 @@
       });
   }
 
+  // A sentence from the server's catalogue (data.words) with its %(name)s filled in.
+  function say(sentence, facts) {
+    return sentence.replace(/%\((\w+)\)s/g, (_, name) => facts[name]);
+  }
+
   function showDirections(point) {
     const choices = directionsFrom(point);
     const buttons = document.getElementById("direction-buttons");
     buttons.replaceChildren();
-    document.getElementById("directions-from").textContent = choices.length
-      ? "From " + data.names[point] + ", build towards:"
-      : "No line you may build starts at " + data.names[point] + ".";
+    document.getElementById("directions-from").textContent = say(
+      choices.length ? data.words.from : data.words.nothing_from,
+      { point: data.names[point] },
+    );
     choices.forEach((choice) => {
       const button = document.createElement("button");
       button.type = "button";
       button.textContent = choice.words;
-      button.title = data.names[point] + " to " + data.names[choice.to];
+      button.title = say(data.words.line, { one: data.names[point], other: data.names[choice.to] });
       if (picks().includes(choice.id)) button.classList.add("secondary");
       button.addEventListener("click", () => {
         toggleLine(choice.id);
@@ -186,7 +192,7 @@
     cursor.setAttribute("cx", data.positions[point][0]);
     cursor.setAttribute("cy", data.positions[point][1]);
     if (!cursor.isConnected) svg.appendChild(cursor);
-    svg.setAttribute("aria-label", "Crossing point: " + data.names[point]);
+    svg.setAttribute("aria-label", say(data.words.at, { point: data.names[point] }));
   }
 
   function startPoint() {
