@@ -18,6 +18,7 @@ from django.utils.safestring import SafeString
 
 from games import fragments, rules, snapshots
 from games.board import board_svg, last_turn, render_svg, static_layer
+from games.city_names import city_names
 from games.models import Game, Seat
 from games.narration import describe
 
@@ -101,7 +102,7 @@ class Frame:
                 "position": position,
                 "name": name,
                 "score": state.scores[position],
-                "hand": self.hands[position] if position < len(self.hands) else None,
+                "hand": city_names(self.hands[position]) if position < len(self.hands) else None,
                 "to_move": state.seat_to_move == position,
                 "is_viewer": position == self.viewer,
             }
@@ -183,7 +184,7 @@ class Replay:
                         ScoreRow(
                             seat=position,
                             name=name,
-                            cities=list(hands[position] or []),
+                            cities=city_names(hands[position] or []),
                             connected=position in connected,
                             loss=event["losses"][position],
                             score=event["scores"][position],

@@ -245,7 +245,7 @@ def requested_move(state, position: int, request, offered_state) -> rules.Move:
         if len(request.names) > 2:
             raise ValueError(gettext("A turn builds one or two lines."))
         coloured = frozenset(
-            n for n, name in enumerate(request.names) if "(coloured)" in name.lower()
+            n for n, name in enumerate(request.names) if reply_grammar.is_coloured(name)
         )
         ids = [places.line_named(board, name) for name in request.names]
     except places.UnknownPlace as unknown:

@@ -14,11 +14,30 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext, pgettext
+
+from games import narration
 
 # The words that start a move, in every language the site speaks ("move" and its
 # translations in the catalogues: tests check each is here).
 MOVE_WORDS = ("move", "zug")
+
+
+def coloured_marks() -> tuple[str, ...]:
+    """How a line is marked as coloured track, as the board page writes it in every
+    language ("(coloured)", "(Farbschiene)"), lower case."""
+    marks = []
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            marks.append(narration.coloured("").strip().lower())
+    return tuple(marks)
+
+
+def is_coloured(name: str) -> bool:
+    """Whether a line named in a reply is marked as coloured track."""
+    return any(mark in name.lower() for mark in coloured_marks())
 
 
 def move_word() -> str:

@@ -62,7 +62,8 @@ def build(directory: Path) -> Path:
 
 class _Text(HTMLParser):
     """The text a reader meets in a page: text nodes and the attributes read aloud or
-    shown (alt, title, aria-label, placeholder, a button's value), not scripts or styles."""
+    shown (alt, title, aria-label, placeholder, a submit input's value), not scripts or
+    styles."""
 
     SHOWN = {"alt", "title", "aria-label", "placeholder"}
 
@@ -75,7 +76,8 @@ class _Text(HTMLParser):
         if tag in ("script", "style"):
             self.hidden += 1
         for name, value in attrs:
-            if value and (name in self.SHOWN or (name == "value" and tag == "button")):
+            shown_value = name == "value" and dict(attrs).get("type") in ("submit", "button")
+            if value and (name in self.SHOWN or (tag == "input" and shown_value)):
                 self.parts.append(value)
 
     def handle_endtag(self, tag):
@@ -94,13 +96,51 @@ def shown_text(markup: str) -> str:
 
 
 WORD = re.compile(r"[A-Za-z]{2,}")
+# Words Django's own catalogue translates (dates and "2 days, 3 hours"): marked there.
+DJANGO_WORDS = set(
+    [
+        "Mon",
+        "Tue",
+        "Wed",
+        "Thu",
+        "Fri",
+        "Sat",
+        "Sun",
+        "Jan",
+        "Feb",
+        "Mar",
+        "Apr",
+        "May",
+        "Jun",
+        "Jul",
+        "Aug",
+        "Sep",
+        "Oct",
+        "Nov",
+        "Dec",
+        "minute",
+        "minutes",
+        "hour",
+        "hours",
+        "day",
+        "days",
+        "week",
+        "weeks",
+        "month",
+        "months",
+        "year",
+        "years",
+    ]
+)
 
 
 def unmarked(text: str, allowed: list[str]) -> list[str]:
     """The plain ASCII words in ``text`` once the ``allowed`` names are taken out: text
     that no translator could have reached."""
+    # Addresses and links are not words to translate (taken out first: a name may be
+    # part of a link's token).
+    text = re.sub(r"\S+@\S+|https?://\S+", " ", text)
     for name in sorted(allowed, key=len, reverse=True):
         text = text.replace(name, " ")
-    # Addresses and links are not words to translate.
-    text = re.sub(r"\S+@\S+|https?://\S+|/\S*", " ", text)
-    return sorted(set(WORD.findall(text)))
+    text = re.sub(r"/\S*", " ", text)  # paths
+    return sorted(set(WORD.findall(text)) - DJANGO_WORDS)

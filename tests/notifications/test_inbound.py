@@ -10,12 +10,14 @@ import pytest
 from aiosmtpd.controller import Controller
 from django.core import mail
 from django.test import Client
+from django.utils import translation
+from django.utils.translation import gettext
 
 from games import places, rules, suggestions
 from games.bots import greedy_move
 from games.models import TalkMessage
 from games.services import load_state, submit_move
-from notifications import emails, reply_addresses
+from notifications import emails, reply_addresses, reply_grammar
 from notifications.management.commands.receive_mail import ReplyHandler
 from notifications.models import InboundMail, Message
 from tests.conftest import play_turn, sent
@@ -68,8 +70,8 @@ class Table:
     """A started game with Ada to move (after ``turns`` turns), and the your-turn email
     she was sent."""
 
-    def __init__(self, turns: int = 0):
-        self.game = GameFactory()
+    def __init__(self, turns: int = 0, language: str | None = None):
+        self.game = GameFactory(language=language)
         for _ in range(turns):
             self.game = play_turn(self.game)
         state = load_state(self.game)
@@ -280,6 +282,38 @@ def test_lines_that_do_not_join_are_answered_when_building(receiver):
     names = "; ".join(places.line_name(board, board.line_id(line)) for line in first.lines)
     raw = raw_reply(sender=table.ada.email, to=table.reply_to, first_lines=f"move: {names}")
     assert send(receiver, raw, table.reply_to) == "played"
+
+
+def test_a_german_reply_names_lines_in_german_and_is_answered_in_german(receiver):
+    table = Table(turns=3, language="de")  # every start marker placed: Ada builds
+    with translation.override("de"):
+        assert gettext("Your turn") in table.email.subject
+        assert f"{reply_grammar.move_word()}: " in table.email.body  # how to reply, in German
+        board = load_state(table.game).board
+        mistake = "Atlantis bis 1 östlich von Atlantis"
+        with pytest.raises(places.UnknownPlace) as unknown:
+            places.line_named(board, mistake)
+        first = table.offered()[0].move
+        names = "; ".join(places.line_name(board, board.line_id(line)) for line in first.lines)
+    assert " bis " in names
+    raw = raw_reply(
+        sender=table.ada.email, to=table.reply_to, first_lines=f"zug: {mistake}", client="gmail-de"
+    )
+    mail.outbox.clear()
+    assert send(receiver, raw, table.reply_to) == "refused-unclear"
+    [answer] = sent("reply_answer")
+    assert str(unknown.value) in answer.body and "Atlantis" in str(unknown.value)
+    with translation.override("de"):
+        assert gettext("Your reply was not played") in answer.subject
+    raw = raw_reply(
+        sender=table.ada.email,
+        to=table.reply_to,
+        first_lines=f"Zug: {names}",
+        ours=table.email.body,
+        client="gmail-de",
+    )
+    assert send(receiver, raw, table.reply_to) == "played"
+    assert table.moved()
 
 
 def test_answers_to_replies_are_few_an_hour(receiver, table):

@@ -3,12 +3,14 @@ import re
 import pytest
 from django.core import mail, signing
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext
 
 from games import links
 from games.links import seat_for_token, seat_path, seat_url
 from games.models import Game
 from notifications.models import Message
-from tests.conftest import delivered
+from tests.conftest import delivered, sent
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -255,3 +257,17 @@ def test_bots_of_the_same_kind_are_named_apart(client, creator):
     client.post(reverse("games:new"), data)
     names = Game.objects.get().seat_names()
     assert names[1:] == ["Strong bot 1", "Strong bot 2", "Greedy bot"]
+
+
+def test_a_new_game_is_in_the_language_its_creator_chose_invitations_included(
+    client, creator, django_capture_on_commit_callbacks
+):
+    form = client.get(reverse("games:new"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert '<option value="de" selected>' in form  # the creator's own, to start with
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("games:new"), new_game_data(language="de"))
+    assert Game.objects.get().language == "de"
+    [invitation] = sent("invitation")
+    with translation.override("de"):
+        assert gettext("You're invited") in invitation.subject
+    assert invitation.extra_headers["Content-Language"] == "de"

@@ -1,0 +1,60 @@
+"""A board page in its player's language, and its language menu (issue 19)."""
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext
+
+from games.links import make_token, seat_path
+from tests.factories import GameFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def german(text: str, context: str = "") -> str:
+    with translation.override("de"):
+        said = translation.pgettext(context, text) if context else gettext(text)
+    assert said != text, f"{text!r} has no German translation"
+    return said
+
+
+def test_a_german_game_is_german_for_players_who_have_not_chosen(client):
+    game = GameFactory(language="de", board="transeuropa")
+    seat = game.seats.get(position=1)
+    page = client.get(seat_path(seat), HTTP_ACCEPT_LANGUAGE="en")
+    text = page.content.decode()
+    assert page["Content-Language"] == "de"
+    assert german("Your cities") in text
+    assert german("Language") in text
+
+
+def test_a_player_with_only_links_chooses_their_language_on_the_board_page(client):
+    game = GameFactory()
+    seat = game.seats.get(position=1)
+    token = make_token(seat)
+    answer = client.post(reverse("games:seat_language", args=[token]), {"language": "de"})
+    assert answer.status_code == 302
+    seat.refresh_from_db()
+    assert seat.language == "de"
+    assert german("Your cities") in client.get(seat_path(seat)).content.decode()
+    # Only this seat: the others still read the game's language.
+    other = game.seats.get(position=2)
+    assert "Your cities" in client.get(seat_path(other)).content.decode()
+
+
+def test_the_board_pages_menu_refuses_a_language_not_offered(client):
+    seat = GameFactory().seats.get(position=1)
+    answer = client.post(
+        reverse("games:seat_language", args=[make_token(seat)]), {"language": "xx"}
+    )
+    assert answer.status_code == 400
+    seat.refresh_from_db()
+    assert seat.language == ""
+
+
+def test_an_accounts_choice_comes_before_the_seats(client):
+    game = GameFactory()
+    seat = game.seats.get(position=1)
+    user = UserFactory(email=seat.email, language="de")
+    game.seats.filter(pk=seat.pk).update(user=user, language="en")
+    assert german("Your cities") in client.get(seat_path(seat)).content.decode()
