@@ -5,7 +5,10 @@ direction buttons; the move goes in with the same form as without JavaScript."""
 import json
 
 import pytest
+from django.utils import translation
+from django.utils.translation import gettext
 
+from games import places
 from games.links import seat_path
 from games.services import load_state
 from tests.conftest import play_turn
@@ -35,8 +38,9 @@ def tap_point(page, point: int) -> None:
     page.touchscreen.tap(x, y)
 
 
-def test_a_turn_built_with_thumb_taps(browser, live_server, artifacts):
-    game = GameFactory()
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_turn_built_with_thumb_taps(browser, live_server, artifacts, language):
+    game = GameFactory(language=language)
     for _ in range(3):  # every start marker placed
         game = play_turn(game)
     seat = game.seats.get(position=load_state(game).seat_to_move)
@@ -52,7 +56,7 @@ def test_a_turn_built_with_thumb_taps(browser, live_server, artifacts):
         ".map(t => t.getBoundingClientRect().height))"
     )
     assert labels >= 11, f"city labels {labels:.1f} px high"
-    page.screenshot(path=str(artifacts / "board-touch-start-phone.png"))
+    page.screenshot(path=str(artifacts / f"board-touch-start-phone-{language}.png"))
 
     line = str(data["first"][0])
     a, b, _cost = data["lines"][line]
@@ -60,6 +64,11 @@ def test_a_turn_built_with_thumb_taps(browser, live_server, artifacts):
     tap_point(page, start)
     buttons = page.locator("#direction-buttons button")
     assert buttons.count() >= 1
+    with translation.override(language):  # the script's words, in the player's language
+        said = gettext("From %(point)s, build towards:") % {"point": data["names"][start]}
+        directions = set(places.direction_names().values())
+    assert page.locator("#directions-from").text_content() == said
+    assert {buttons.nth(n).text_content() for n in range(buttons.count())} <= directions
     for n in range(buttons.count()):
         box = buttons.nth(n).bounding_box()
         assert box["width"] >= 44 and box["height"] >= 44
@@ -69,16 +78,19 @@ def test_a_turn_built_with_thumb_taps(browser, live_server, artifacts):
         for n in range(buttons.count())
         if buttons.nth(n).get_attribute("title").endswith(data["names"][other])
     ]
-    page.screenshot(path=str(artifacts / "board-touch-directions-phone.png"))
+    page.screenshot(path=str(artifacts / f"board-touch-directions-phone-{language}.png"))
     buttons.nth(wanted[0]).tap()
     assert page.locator("select[name=line1]").input_value() == line
-    page.screenshot(path=str(artifacts / "board-touch-line-picked-phone.png"))
+    page.screenshot(path=str(artifacts / f"board-touch-line-picked-phone-{language}.png"))
     with page.expect_navigation():
         page.locator("#confirm-move").tap()
-    assert "Your move is in" in page.content()
+    with translation.override(language):
+        assert gettext("Your move is in. We will email you when it is your turn again.") in (
+            page.content()
+        )
     game.refresh_from_db()
     assert game.engine_events()[-1]["seat"] == seat.position
-    page.screenshot(path=str(artifacts / "board-touch-waiting-phone.png"))
+    page.screenshot(path=str(artifacts / f"board-touch-waiting-phone-{language}.png"))
     context.close()
 
 

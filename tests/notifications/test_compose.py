@@ -161,3 +161,22 @@ def test_a_digest_shows_each_games_round_missing_track_and_deadline():
     row = delivered(emails.digest(user.email, timezone.now().date()))
     assert f"{game.display_name}, round 1" in row.body_text
     assert "Move in 4\xa0hours, 59\xa0minutes (" in row.body_text
+
+
+def test_emails_are_written_in_each_recipients_language():
+    """Spot checks in real German: the game is German, one player chose English on the
+    board page, and a worker builds both emails (no request, no active language)."""
+    game = GameFactory(language="de")
+    game = play_turn(game)
+    rows = {row.seat.position: row for row in Message.objects.filter(kind="your_turn")}
+    to_move = load_state(game).seat_to_move
+    german = delivered(rows[to_move])
+    assert german.subject.startswith("Du bist am Zug · ")
+    assert "Deine Städte:" in german.body_text and "Mach deinen Zug:" in german.body_text
+    [sent_german] = [m for m in sent("your_turn") if m.to == [german.to]]
+    assert sent_german.extra_headers["Content-Language"] == "de"
+    english_seat = game.seats.get(position=to_move)
+    english_seat.language = "en"
+    english_seat.save(update_fields=["language"])
+    again = emails.reminder(game, english_seat, 24)
+    assert delivered(again).subject.startswith("Reminder: your move is due within 24 hours")

@@ -5,7 +5,9 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
+from games.city_names import city_name
 from games.links import make_token, seat_path
+from games.services import load_state
 from tests.factories import GameFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -58,3 +60,16 @@ def test_an_accounts_choice_comes_before_the_seats(client):
     user = UserFactory(email=seat.email, language="de")
     game.seats.filter(pk=seat.pk).update(user=user, language="en")
     assert german("Your cities") in client.get(seat_path(seat)).content.decode()
+
+
+def test_real_german_on_a_transeuropa_board_page(client):
+    """Spot check, in words a German player reads (not looked up in the catalogue)."""
+    game = GameFactory(language="de", board="transeuropa")
+    seat = game.seats.get(position=load_state(game).seat_to_move)
+    text = client.get(seat_path(seat)).content.decode()
+    for words in ("Du bist am Zug", "Runde 1", "Deine Städte", "Startstein", "Sprache"):
+        assert words in text, words
+    hand = load_state(game).hands[seat.position]
+    with translation.override("de"):
+        assert all(city_name(city) in text for city in hand)
+    assert "Spielplan TransEuropa" in text
