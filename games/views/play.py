@@ -39,15 +39,19 @@ def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
     token = request.resolver_match.kwargs["token"]
     if request.method != "POST":
         # The board part is rendered once per game version and cached (games.board_page).
+        # For the tab's title: a player with many tabs open sees where they are awaited.
+        your_turn = (
+            game.status == Game.Status.ACTIVE
+            and game.seat_to_move == seat.position
+            and not seat.is_bot
+        )
         context = {
             "game": game,
             "seat": seat,
             "token": token,
-            # For the tab's title: a player with many tabs open sees where they are awaited.
-            "your_turn": game.status == Game.Status.ACTIVE
-            and game.seat_to_move == seat.position
-            and not seat.is_bot,
-            "next_waiting": waiting_elsewhere(seat),
+            "your_turn": your_turn,
+            # Where to go next, once this game waits for others.
+            "next_waiting": None if your_turn else waiting_elsewhere(seat),
             "poll_seconds": settings.RAILMAIL_BOARD_POLL_SECONDS,
             **board_part(request, game, seat, token),
         }
@@ -110,8 +114,10 @@ def waiting_elsewhere(seat: Seat) -> dict | None:
             autopilot=False,
         )
         .exclude(game_id=seat.game_id)
-        .select_related("game")
         .order_by(F("game__deadline").asc(nulls_last=True), "game_id")
+        # Only what the link and the title need (this runs on every board page).
+        .only("game_id", "position", "link_nonce", "game__title", "game__board")
+        .select_related("game")
         .first()
     )
     if other is None:

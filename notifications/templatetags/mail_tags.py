@@ -1,7 +1,9 @@
 from django import template
+from django.db.models import Subquery
 from django.urls import reverse
 
 from games.links import make_token
+from games.models import Seat
 from notifications import emails
 from notifications.models import MailPreference, Suppression
 from notifications.preferences import KIND_NAMES
@@ -16,16 +18,24 @@ def mail_stopped(seat) -> dict | None:
     if seat is None or seat.is_bot or not seat.email:
         return None
     address = seat.email.lower()
-    suppression = Suppression.for_address(address)
-    preference = MailPreference.objects.filter(address=address).first()
-    stopped = [KIND_NAMES[kind] for kind in preference.stopped_kinds] if preference else []
-    digest = bool(preference and preference.digest)
-    if suppression is None and not stopped and not digest:
+    # One query for both rows (on every board page): the seat's row carries them.
+    preference = MailPreference.objects.filter(address=address)
+    reason, digest, kinds = (
+        Seat.objects.filter(pk=seat.pk)
+        .values_list(
+            Subquery(Suppression.objects.filter(address=address).values("reason")[:1]),
+            Subquery(preference.values("digest")[:1]),
+            Subquery(preference.values("stopped_kinds")[:1]),
+        )
+        .get()
+    )
+    stopped = [KIND_NAMES[kind] for kind in kinds or ()]
+    if reason is None and not stopped and not digest:
         return None
     return {
-        "suppression": suppression,
+        "suppression": {"reason": reason, "address": address} if reason else None,
         "address": address,
-        "digest": digest,
+        "digest": bool(digest),
         "kinds": stopped,
         "token": emails.resume_token(address),
     }
