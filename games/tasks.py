@@ -1,6 +1,7 @@
 """Celery tasks for games: small, idempotent wrappers around games.autoplay and games.clock."""
 
 import logging
+from collections.abc import Iterable
 from datetime import datetime
 
 from celery import shared_task
@@ -64,13 +65,34 @@ def scan_clock(now: str | None = None) -> dict[str, int]:
 
 
 def _queue(task, ids: list[int], at: str) -> None:
-    for pk in ids:
-        try:
-            task.delay(pk, at)
-        except Exception:
-            # Run in-process, one broken game or account must not stop the others; it is
-            # tried again at the next scan.
-            log.exception("%s of %s failed", task.name, pk)
+    queue_each(task, [(pk, at) for pk in ids])
+
+
+def queue_each(task, calls: Iterable[tuple]) -> None:
+    """Queue ``task`` once with each argument tuple of ``calls``, over one connection to
+    the broker: the minute's jobs hand out many small tasks, and taking a connection
+    from the pool for each cost more than the scan itself.
+
+    Each call stands alone: run in-process (no broker), one broken game or account must
+    not stop the others; it is tried again at the next scan.
+    """
+    calls = list(calls)
+    if not calls:
+        return
+    if task.app.conf.task_always_eager:
+        for args in calls:
+            _send(task, args)
+        return
+    with task.app.producer_or_acquire() as producer:
+        for args in calls:
+            _send(task, args, producer=producer)
+
+
+def _send(task, args: tuple, **options) -> None:
+    try:
+        task.apply_async(args, **options)
+    except Exception:
+        log.exception("%s of %s failed", task.name, args[0])
 
 
 @shared_task(acks_late=True)

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from games.tasks import queue_each
 from notifications import digests, outbox, reminders
 
 
@@ -55,8 +56,7 @@ def sweep_outbox(now: str | None = None) -> dict[str, int]:
     # Without a broker nothing waits for a row's time: every row that is due is sent here.
     eager = settings.CELERY_TASK_ALWAYS_EAGER
     lost = outbox.lost_rows(moment, after=timedelta(0) if eager else outbox.LOST_AFTER)
-    for pk in lost:
-        deliver.delay(pk, moment.isoformat())
+    queue_each(deliver, [(pk, moment.isoformat()) for pk in lost])
     return {"requeued": len(lost), "stuck": outbox.report_stuck(moment)}
 
 
@@ -67,11 +67,9 @@ def send_reminders_and_digests(now: str | None = None) -> dict[str, int]:
     moment = datetime.fromisoformat(now) if now else timezone.now()
     at = moment.isoformat()
     due = reminders.due_reminders(moment)
-    for pk in due:
-        send_reminder.delay(pk, at)
+    queue_each(send_reminder, [(pk, at) for pk in due])
     readers = digests.due_digests(moment)
-    for address in readers:
-        send_digest.delay(address, at)
+    queue_each(send_digest, [(address, at) for address in readers])
     return {"reminders": len(due), "digests": len(readers)}
 
 

@@ -30,7 +30,9 @@ def queued(monkeypatch):
         (mail_tasks, "send_digest"),
     ]:
         task = getattr(module, name)
-        monkeypatch.setattr(task, "delay", lambda pk, at, name=name: calls.append((name, pk)))
+        monkeypatch.setattr(
+            task, "apply_async", lambda args, name=name, **options: calls.append((name, args[0]))
+        )
     return calls
 
 
