@@ -46,18 +46,19 @@ DUE = {"deadlines": 50, "reminders": 50, "ended": 5, "to_pause": 5, "digests": 2
 BUILD_SQL = """
 BEGIN;
 INSERT INTO accounts_user (id, password, is_superuser, email, name, is_staff, is_active,
-    date_joined, email_mode, reminders, timezone, vacation_days_left, vacation_until)
+    date_joined, email_mode, reminders, timezone, vacation_days_left, vacation_until, language)
 SELECT i, '!', false, 'u' || i || '@bench.test', 'User ' || i, false, true,
     :now - interval '90 days',
     CASE WHEN i % 50 = 0 THEN 'daily_digest' ELSE 'each_turn' END, true, 'UTC', 14,
     CASE WHEN i % 100 = 1 AND i <= 500 THEN :now - interval '1 hour'   -- ran out: 5
          WHEN i % 100 = 1 THEN :now + interval '3 days'                 -- on vacation
-         ELSE NULL END
+         ELSE NULL END, ''
 FROM generate_series(1, :n) AS i;
 
 INSERT INTO games_game (id, board, options, created_at, time_per_move, status, round,
     seat_to_move, deadline, version, scores, finished_at, created_by_id, bot_takeover_after,
-    on_timeout, reminder_hours, title, log_digest, remind_at, thread_token, time_zone)
+    on_timeout, reminder_hours, title, log_digest, remind_at, thread_token, time_zone,
+    language)
 SELECT i, 'transamerica', '{}', :now - interval '3 days', interval '48 hours', 'active', 1,
     :mover, d.deadline, CASE WHEN :paused THEN 11 ELSE 10 END, '[13, 13, 13]', NULL, i, 3,
     'bot', '[24, 2]', '', md5(i::text),
@@ -66,7 +67,7 @@ SELECT i, 'transamerica', '{}', :now - interval '3 days', interval '48 hours', '
          WHEN d.deadline > :now + interval '24 hours' THEN d.deadline - interval '24 hours'
          WHEN d.deadline > :now + interval '2 hours' THEN d.deadline - interval '2 hours'
          ELSE NULL END,
-    md5('thread' || i), 'UTC'
+    md5('thread' || i), 'UTC', 'en'
 FROM generate_series(1, :n) AS i,
 LATERAL (SELECT CASE WHEN i <= :due_deadlines THEN :now - i * interval '1 minute'
                      ELSE :now + interval '1 minute'
@@ -74,11 +75,11 @@ LATERAL (SELECT CASE WHEN i <= :due_deadlines THEN :now - i * interval '1 minute
 
 INSERT INTO games_seat (id, position, name, email, is_bot, link_nonce, joined_at, game_id,
     user_id, autopilot, bot_level, timeouts_in_a_row, seen_version, browser_time_zone,
-    pending_link_nonce)
+    pending_link_nonce, language)
 SELECT (i - 1) * 3 + p + 1, p, 'Seat ' || p,
     CASE WHEN p = :mover THEN 'u' || i || '@bench.test' ELSE 'g' || i || 's' || p || '@bench.test'
     END, false, 'nonce', :now - interval '3 days', i, CASE WHEN p = :mover THEN i END, false,
-    '', 0, 0, '', ''
+    '', 0, 0, '', '', ''
 FROM generate_series(1, :n) AS i, generate_series(0, 2) AS p;
 
 -- Every game has the same ten events, a real log (the account's seat is to move).

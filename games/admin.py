@@ -1,6 +1,8 @@
 from django.contrib import admin, messages
 from django.db.models import Count
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Event, Game, Seat, TalkBlock, TalkMessage, TalkReport
 
@@ -116,24 +118,29 @@ class TalkMessageAdmin(admin.ModelAdmin):
             super().get_queryset(request).select_related("seat").annotate(reported=Count("reports"))
         )
 
-    @admin.display(description="writer")
+    @admin.display(description=_("writer"))
     def writer(self, message: TalkMessage) -> str:
         return f"{message.seat.name} <{message.seat.email}>"
 
-    @admin.display(description="message")
+    @admin.display(description=_("message"))
     def excerpt(self, message: TalkMessage) -> str:
         return message.text[:80]
 
-    @admin.display(description="reports", ordering="reported")
+    @admin.display(description=_("reports"), ordering="reported")
     def report_count(self, message: TalkMessage) -> int:
         return message.reported
 
-    @admin.action(description="Hide the selected messages from the players")
+    @admin.action(description=_("Hide the selected messages from the players"))
     def hide(self, request, queryset) -> None:
         hidden = _hide(queryset)
-        self.message_user(request, f"{hidden} message(s) hidden.", messages.SUCCESS)
+        self.message_user(
+            request,
+            ngettext("%(count)s message hidden.", "%(count)s messages hidden.", hidden)
+            % {"count": hidden},
+            messages.SUCCESS,
+        )
 
-    @admin.action(description="Hide them, and stop their writers from talking in any game")
+    @admin.action(description=_("Hide them, and stop their writers from talking in any game"))
     def hide_and_block_writers(self, request, queryset) -> None:
         addresses = {m.seat.email.lower() for m in queryset if m.seat.email}
         for address in addresses:
@@ -141,7 +148,8 @@ class TalkMessageAdmin(admin.ModelAdmin):
         hidden = _hide(queryset)
         self.message_user(
             request,
-            f"{hidden} message(s) hidden; {len(addresses)} writer(s) stopped from talking.",
+            gettext("Messages hidden: %(hidden)s; writers stopped from talking: %(writers)s.")
+            % {"hidden": hidden, "writers": len(addresses)},
             messages.SUCCESS,
         )
 

@@ -1,5 +1,7 @@
 from django.contrib import admin, messages
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from notifications import outbox, tasks
 from notifications.models import InboundMail, Message, Suppression
@@ -18,7 +20,7 @@ class MessageAdmin(admin.ModelAdmin):
     def has_add_permission(self, request) -> bool:
         return False
 
-    @admin.action(description="Send again (an email that was being sent may arrive twice)")
+    @admin.action(description=_("Send again (an email that was being sent may arrive twice)"))
     def send_again(self, request, queryset):
         # Rows stuck in "sending" may have reached the server before their worker died;
         # only an operator who has looked at the provider's log can tell.
@@ -26,12 +28,20 @@ class MessageAdmin(admin.ModelAdmin):
         ids = outbox.requeue(queryset.values_list("pk", flat=True))
         for pk in ids:
             tasks.deliver_after_commit(pk, timezone.now())
-        self.message_user(request, f"{len(ids)} email(s) queued again.", messages.SUCCESS)
+        self.message_user(
+            request,
+            ngettext("%(count)s email queued again.", "%(count)s emails queued again.", len(ids))
+            % {"count": len(ids)},
+            messages.SUCCESS,
+        )
         if was_sending:
             self.message_user(
                 request,
-                f'{was_sending} of them had been left "being sent": the server may '
-                "already have delivered them, so their recipients may get them twice.",
+                gettext(
+                    '%(count)s of them had been left "being sent": the server may already '
+                    "have delivered them, so their recipients may get them twice."
+                )
+                % {"count": was_sending},
                 messages.WARNING,
             )
 

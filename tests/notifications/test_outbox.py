@@ -68,7 +68,7 @@ def test_an_operator_can_send_a_stuck_row_again(staff_client, django_capture_on_
             {"action": "send_again", "_selected_action": [message.pk]},
             follow=True,
         )
-    assert "1 email(s) queued again." in response.content.decode()
+    assert "1 email queued again." in response.content.decode()
     message.refresh_from_db()
     assert message.status == Message.Status.SENT
     assert len(mail.outbox) == 1
