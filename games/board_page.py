@@ -250,6 +250,8 @@ def _pick_data(state: rules.GameState, viewer: int, form: MoveForm) -> dict:
             "nothing_from": gettext("No line you may build starts at %(point)s."),
             "line": pgettext("line", "%(one)s to %(other)s"),
             "at": gettext("Crossing point: %(point)s"),
+            # A direction button for a double line: "east (double)".
+            "double": gettext("%(direction)s (double line)"),
         },
         "centre": centre,
         "may_colour": form.may_colour,

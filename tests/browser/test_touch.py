@@ -67,6 +67,9 @@ def test_a_turn_built_with_thumb_taps(browser, live_server, artifacts, language)
     with translation.override(language):  # the script's words, in the player's language
         said = gettext("From %(point)s, build towards:") % {"point": data["names"][start]}
         directions = set(places.direction_names().values())
+        directions |= {
+            gettext("%(direction)s (double line)") % {"direction": d} for d in directions
+        }
     assert page.locator("#directions-from").text_content() == said
     assert {buttons.nth(n).text_content() for n in range(buttons.count())} <= directions
     for n in range(buttons.count()):

@@ -126,7 +126,8 @@
         const other = a === point ? b : a;
         const step = (data.coords[other][0] - col) + "," + (data.coords[other][1] - row);
         // The directions' words come from the server (games/places.py), like the names.
-        return { id, words: data.directions[step] + (lineCost === 2 ? " (double)" : ""), to: other };
+        const words = data.directions[step];
+        return { id, words: lineCost === 2 ? say(data.words.double, { direction: words }) : words, to: other };
       });
   }
 
