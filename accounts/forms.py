@@ -60,7 +60,6 @@ class PreferencesForm(forms.ModelForm):
 
 
 class LanguageForm(forms.Form):
-    """The language menu at the foot of every page."""
+    """The language menu at the foot of every page: one of the languages offered."""
 
     language = forms.ChoiceField(choices=settings.LANGUAGES)
-    next = forms.CharField(required=False)

@@ -1,17 +1,15 @@
 """Signing in by emailed link, signing out, and a player's preferences."""
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout as auth_logout
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils import translation
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
+from django.views.i18n import set_language
 
 from accounts import login_links
 from accounts.forms import LanguageForm, LoginForm, PreferencesForm
@@ -101,24 +99,13 @@ def preferences(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def language(request: HttpRequest) -> HttpResponse:
-    """The language menu: remembered in a cookie, and in the account of a signed-in
-    reader (whose emails then follow it too); back to the page it was chosen on."""
+    """The language menu: saved in the account of a signed-in reader (whose emails then
+    follow it too), and in Django's language cookie, back to the page it was chosen on
+    (``set_language``, which goes only to this site)."""
     form = LanguageForm(request.POST)
     if not form.is_valid():
         return HttpResponseBadRequest(_("Choose one of the languages offered."))
-    chosen, back = form.cleaned_data["language"], form.cleaned_data["next"]
-    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
-        back = reverse("games:home")
     if request.user.is_authenticated:
-        request.user.language = chosen
+        request.user.language = form.cleaned_data["language"]
         request.user.save(update_fields=["language"])
-    response = redirect(back)
-    response.set_cookie(
-        settings.LANGUAGE_COOKIE_NAME,
-        chosen,
-        max_age=settings.LANGUAGE_COOKIE_AGE,
-        secure=request.is_secure(),
-        httponly=True,
-        samesite="Lax",
-    )
-    return response
+    return set_language(request)

@@ -130,8 +130,11 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("de", "Deutsch")]
 LOCALE_PATHS = [BASE_DIR / "pbem" / "locale"]
-# The language menu's choice, for a reader without an account: kept for a year.
+# The language menu's choice, for a reader without an account: kept for a year, read by
+# the server only (Django's set_language writes it with these).
 LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -236,6 +239,7 @@ if PRODUCTION:
     SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", "true")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.getenv("SECURE_HSTS_SECONDS", "31536000"))
     # Off unless asked for: other hosts of the domain may not all speak HTTPS, and HSTS
     # would lock their users out for a year (this is check --deploy's security.W005).
