@@ -285,6 +285,11 @@ def example_point(board: rules.Board) -> str:
     return next(name for i, name in enumerate(point_names(board)) if i not in board.city_at)
 
 
+def example_line(board: rules.Board) -> str:
+    """A name of a line of ``board``, in the active language, to show how to name one."""
+    return line_name(board, 0)
+
+
 ENDS = re.compile(rf"\s+(?:{'|'.join(LINE_WORDS)})\s+|\s+-\s+|\s*–\s*", re.IGNORECASE)
 NOTE = re.compile(r"\s*\([^()]*[^\W\d_][^()]*\)\s*$")
 
@@ -302,7 +307,7 @@ def line_named(board: rules.Board, text: str) -> int:
     if len(ends) != 2 or not all(end.strip() for end in ends):
         raise UnknownPlace(
             gettext('"%(text)s" is not a line: name its two ends, such as "%(example)s".')
-            % {"text": text.strip(), "example": line_name(board, 0)}
+            % {"text": text.strip(), "example": example_line(board)}
         )
     a, b = (point_named(board, end) for end in ends)
     line = board.line_index.get((a, b))

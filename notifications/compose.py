@@ -513,7 +513,7 @@ def _reply_answer(message: Message):
 
 def _hint(state) -> str:
     """How to play by reply, with a line of the game's board as the example."""
-    return reply_grammar.hint(places.line_name(state.board, 0))
+    return reply_grammar.hint(places.example_line(state.board))
 
 
 BUILDERS = {

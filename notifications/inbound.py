@@ -232,7 +232,7 @@ def requested_move(state, position: int, request, offered_state) -> rules.Move:
     if not request.names:
         raise ValueError(
             gettext('After "%(keyword)s:" name the lines you build, such as "%(example)s".')
-            % {"keyword": reply_grammar.move_word(), "example": places.line_name(state.board, 0)}
+            % {"keyword": reply_grammar.move_word(), "example": places.example_line(state.board)}
         )
     board = state.board
     try:
