@@ -3,10 +3,10 @@
 Everything here is computed for one viewing seat. Other seats' hands appear only once
 they are public (the engine's ``hands_visible_to``, and the scored round's hands).
 
-The page's board part is a function of the game's snapshot (its version and log digest)
-and of a ``Table``, the few other facts it shows; it is rendered once per both and cached
-(games.fragments). A GET reads the seat's row, its game and the seats, and fills in the
-CSRF token.
+The page is a function of the game's snapshot (its version and log digest), of a
+``Table`` (the few other facts it shows) and of what the view reads around the board; it
+is rendered once per all of them and cached (games.fragments). A GET reads the seat's row,
+its game and the seats, and fills in the CSRF token and the table talk.
 """
 
 from __future__ import annotations
@@ -15,11 +15,13 @@ import zoneinfo
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.contrib.messages import get_messages
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext, pgettext
 
-from games import fragments, narration, places, rules, snapshots, time_zones
+from games import fragments, narration, places, rules, snapshots, talk_panel, time_zones
 from games.board import (
     board_svg,
     last_turn,
@@ -169,35 +171,64 @@ def seat_page(
     }
 
 
-def board_part(request: HttpRequest, game: Game, seat: Seat, token: str) -> dict:
-    """The board part of ``seat``'s page as a GET shows it: {"main": html, "scripts":
-    html}, rendered once per game version and table, and cached."""
+def page(request: HttpRequest, game: Game, seat: Seat, token: str, around: dict) -> SafeString:
+    """``seat``'s whole board page as a GET shows it (games/board.html).
+
+    Rendered once and cached for its inputs: the game's version and log digest, the
+    ``Table``, ``around`` (what the view read for the page around the board: plain values
+    only), the seat's own banner facts, the page's path and the signed-in account's name.
+    Filled in per request: the CSRF token and the table talk panel (read afresh each
+    time). A request with messages to show (after a move) is rendered afresh.
+    """
     table = Table.read(game, seat, token)
-    inputs = (snapshots.key_for(game.version, game.log_digest), table)
+    user = request.user
+    account = (user.pk, user.get_short_name()) if user.is_authenticated else None
+    inputs = (
+        snapshots.key_for(game.version, game.log_digest),
+        table,
+        around,
+        (seat.autopilot, seat.timeouts_in_a_row),
+        request.get_full_path(),
+        account,
+    )
 
     def render(holes: fragments.Holes) -> dict[str, str]:
-        snapshot = snapshots.current(game)
-        state = snapshot.state
-        form = None
-        if is_my_turn(state, table):
-            form = MoveForm(state=state, seat=table.viewer, initial={"version": snapshot.version})
-        context = seat_page(snapshot, table, form, holes.layer)
-        context["round_summary"] = round_summary(game, snapshot, table, holes.layer)
-        context["csrf_token"] = holes.csrf_token
-        return {
-            "main": render_to_string("games/_board_main.html", context),
-            "scripts": render_to_string("games/_board_scripts.html", context),
+        context = {
+            "game": game,
+            "seat": seat,
+            "token": token,
+            **around,
+            **board_parts(game, table, holes),
+            "talk": holes.insert("talk"),
+            "csrf_token": holes.csrf_token,
         }
+        return {"page": render_to_string("games/board.html", context, request)}
 
-    if not game.log_digest:
-        # No digest, no key that names this log: rendered afresh (never the case for a
-        # game recorded through the write path).
+    if not game.log_digest or get_messages(request):
+        # No digest, no key that names this log (never the case for a game recorded
+        # through the write path); messages are shown once: rendered afresh.
         holes = fragments.Holes()
-        parts = {name: holes.split(text) for name, text in render(holes).items()}
-        fragment = fragments.Fragment(parts)
+        fragment = fragments.Fragment({"page": holes.split(render(holes)["page"])})
     else:
-        fragment = fragments.cached("board", inputs, render)
-    return {name: fragment.fill(name, request) for name in ("main", "scripts")}
+        fragment = fragments.cached("board-page", inputs, render)
+    return fragment.fill("page", request, talk=talk_panel.panel(request, seat, token))
+
+
+def board_parts(game: Game, table: Table, holes: fragments.Holes) -> dict[str, str]:
+    """The board part of a page (games/_board_main.html and games/_board_scripts.html),
+    with the move form when it is the viewer's turn, rendered with ``holes``."""
+    snapshot = snapshots.current(game)
+    state = snapshot.state
+    form = None
+    if is_my_turn(state, table):
+        form = MoveForm(state=state, seat=table.viewer, initial={"version": snapshot.version})
+    context = seat_page(snapshot, table, form, holes.layer)
+    context["round_summary"] = round_summary(game, snapshot, table, holes.layer)
+    context["csrf_token"] = holes.csrf_token
+    return {
+        "main": render_to_string("games/_board_main.html", context),
+        "scripts": render_to_string("games/_board_scripts.html", context),
+    }
 
 
 def _last_scoring(state: rules.GameState, names: list[str]) -> list[dict] | None:

@@ -5,7 +5,8 @@ with the same inputs: the game's version and log digest, the viewer, and the few
 columns it shows besides the log. It is rendered once and cached under a digest of those
 inputs and of the code that renders it (``page_stamp``), so it can never be served for
 other inputs, nor by another release. What differs per request is left as a hole and
-filled in each time: the CSRF token. What is the same for every game on a board (its
+filled in each time: the CSRF token, and what a page reads afresh for each request (an
+insert, such as the table talk panel). What is the same for every game on a board (its
 static layers, games.board.static_layer) is a hole too, filled from this process's copy,
 so the cache holds only what is particular to the game.
 
@@ -73,6 +74,10 @@ class Holes:
     def layer(self, board: str, name: str) -> str:
         return self.mark(f"layer:{board}:{name}")
 
+    def insert(self, name: str) -> SafeString:
+        """The hole of the insert ``name``, given to ``Fragment.fill`` for each request."""
+        return mark_safe(self.mark(f"insert:{name}"))
+
     def split(self, text: str) -> tuple[str, ...]:
         """Text and hole names, alternately (text first and last)."""
         return tuple(self.pattern.split(text))
@@ -82,16 +87,21 @@ class Holes:
 class Fragment:
     parts: dict[str, tuple[str, ...]]
 
-    def fill(self, name: str, request: HttpRequest) -> SafeString:
-        """The part ``name`` with its holes filled in for ``request``."""
+    def fill(
+        self, name: str, request: HttpRequest, csrf_token: str | None = None, **inserts: str
+    ) -> SafeString:
+        """The part ``name`` with its holes filled in for ``request``: ``csrf_token`` (by
+        default the request's own) and each insert of ``inserts``, as given (HTML)."""
         parts = self.parts[name]
         out = list(parts)
-        token = None
         for n in range(1, len(parts), 2):
             hole = parts[n]
             if hole == "csrf":
-                token = token or get_token(request)  # once: each call masks it anew
-                out[n] = token
+                # Once: each get_token() masks the token anew.
+                csrf_token = csrf_token or get_token(request)
+                out[n] = str(csrf_token)
+            elif hole.startswith("insert:"):
+                out[n] = inserts[hole.removeprefix("insert:")]
             else:
                 kind, board, layer = hole.split(":")
                 if kind != "layer":

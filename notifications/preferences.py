@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User, normalize_email
+from games.models import Seat
 from notifications import emails
 from notifications.models import MailPreference, Suppression
 
@@ -122,3 +123,33 @@ def choose(address: str, kind: str | None, choice: str) -> str:
         preference.stopped_kinds = [*preference.stopped_kinds, stopped]
         preference.save(update_fields=["stopped_kinds", "updated_at"])
     return str(KIND_STOPPED[stopped])
+
+
+def mail_stopped(seat: Seat) -> dict | None:
+    """Why mail to ``seat``'s address is stopped or lessened (a digest instead of turn
+    emails, kinds stopped), with the token to turn it all back on: plain values, in the
+    active language (the board page's cache key holds them)."""
+    if seat.is_bot or not seat.email:
+        return None
+    address = seat.email.lower()
+    # One query for both rows (on every board page): the seat's row carries them.
+    preference = MailPreference.objects.filter(address=address)
+    reason, digest, kinds = (
+        Seat.objects.filter(pk=seat.pk)
+        .values_list(
+            models.Subquery(Suppression.objects.filter(address=address).values("reason")[:1]),
+            models.Subquery(preference.values("digest")[:1]),
+            models.Subquery(preference.values("stopped_kinds")[:1]),
+        )
+        .get()
+    )
+    stopped = [str(KIND_NAMES[kind]) for kind in kinds or ()]
+    if reason is None and not stopped and not digest:
+        return None
+    return {
+        "suppression": {"reason": reason, "address": address} if reason else None,
+        "address": address,
+        "digest": bool(digest),
+        "kinds": stopped,
+        "token": emails.resume_token(address),
+    }

@@ -15,13 +15,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import rules, services, snapshots
-from games.board_page import Table, board_part, seat_page
+from games import board_page, rules, services, snapshots, talk_panel
+from games.board_page import Table, seat_page
 from games.explanations import explain
 from games.forms import EmailForm, MoveForm
 from games.links import seat_path
 from games.models import Game, Seat
 from games.views.seat_link import seat_link
+from notifications import preferences
 from pbem import ratelimits
 
 
@@ -38,24 +39,21 @@ def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
 
     token = request.resolver_match.kwargs["token"]
     if request.method != "POST":
-        # The board part is rendered once per game version and cached (games.board_page).
         # For the tab's title: a player with many tabs open sees where they are awaited.
         your_turn = (
             game.status == Game.Status.ACTIVE
             and game.seat_to_move == seat.position
             and not seat.is_bot
         )
-        context = {
-            "game": game,
-            "seat": seat,
-            "token": token,
+        around = {
             "your_turn": your_turn,
             # Where to go next, once this game waits for others.
             "next_waiting": None if your_turn else waiting_elsewhere(seat),
             "poll_seconds": settings.RAILMAIL_BOARD_POLL_SECONDS,
-            **board_part(request, game, seat, token),
+            "mail_stopped": preferences.mail_stopped(seat),
         }
-        return render(request, "games/board.html", context)
+        # Rendered once per game version and what the page shows, and cached.
+        return HttpResponse(board_page.page(request, game, seat, token, around))
 
     snapshot = snapshots.current(game)
     state = snapshot.state
@@ -127,17 +125,20 @@ def waiting_elsewhere(seat: Seat) -> dict | None:
 
 def _board(request, seat, snapshot, form, *, status=200, moved_on=False, error=None):
     """The page after a move that was not taken: rendered afresh, never cached."""
-    table = Table.read(seat.game, seat, request.resolver_match.kwargs["token"])
+    token = request.resolver_match.kwargs["token"]
+    table = Table.read(seat.game, seat, token)
     context = seat_page(snapshot, table, form)
     context["moved_on"] = moved_on
     context["error_form"] = error
     page = {
         "game": seat.game,
         "seat": seat,
-        "token": request.resolver_match.kwargs["token"],
+        "token": token,
         "poll_seconds": settings.RAILMAIL_BOARD_POLL_SECONDS,
+        "mail_stopped": preferences.mail_stopped(seat),
         "main": render_to_string("games/_board_main.html", context, request),
         "scripts": render_to_string("games/_board_scripts.html", context, request),
+        "talk": talk_panel.panel(request, seat, token),
     }
     return render(request, "games/board.html", page, status=409 if moved_on else status)
 

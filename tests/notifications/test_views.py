@@ -1,8 +1,8 @@
 import pytest
-from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 
+from games.links import seat_path
 from notifications import emails
 from notifications.models import MailPreference, Message, Suppression
 from tests.conftest import delivered
@@ -96,25 +96,25 @@ def test_a_tampered_unsubscribe_link_changes_nothing(client):
     assert not Suppression.objects.exists()
 
 
-def test_the_banner_shows_only_when_mail_is_stopped(rf):
+def test_the_banner_shows_only_when_mail_is_stopped(client):
     seat = GameFactory().seats.get(position=0)
-    request = rf.get("/s/x/")
-    assert render_to_string("notifications/mail_banner.html", {"seat": seat}, request).strip() == ""
+    assert "mail-stopped" not in client.get(seat_path(seat)).content.decode()
     Suppression.objects.create(address=seat.email, reason=Suppression.Reason.BOUNCED)
-    html = render_to_string("notifications/mail_banner.html", {"seat": seat}, request)
+    html = client.get(seat_path(seat)).content.decode()
     assert "We are not emailing seat0@example.com" in html
     assert "bounced" in html
     assert reverse("notifications:resume") in html
 
 
-def test_the_banner_says_when_a_player_chose_less_mail_and_undoes_it(client, rf):
+def test_the_banner_says_when_a_player_chose_less_mail_and_undoes_it(client):
     seat = GameFactory().seats.get(position=0)
     MailPreference.objects.create(address=seat.email, digest=True, stopped_kinds=["game_over"])
-    html = render_to_string("notifications/mail_banner.html", {"seat": seat}, rf.get("/s/x/"))
+    html = client.get(seat_path(seat)).content.decode()
     assert "seat0@example.com gets one email a day" in html
     assert "You stopped game results." in html
     client.post(reverse("notifications:resume"), {"token": emails.resume_token(seat.email)})
     assert not MailPreference.objects.exists()
+    assert "mail-stopped" not in client.get(seat_path(seat)).content.decode()
 
 
 def test_turning_mail_back_on_needs_the_signed_token_and_csrf():
@@ -155,19 +155,16 @@ def test_the_mailbox_lists_emails_in_debug_mode_only(client, settings):
     assert b'<a href="https://railmail.example.org/l/abc/"' in page.content
 
 
-def test_a_player_takes_their_seat_back_from_the_bot(rf):
-    from games.links import seat_path
-
+def test_a_player_takes_their_seat_back_from_the_bot(client):
     game = GameFactory()
     seat = game.seats.get(position=0)
-    request = rf.get("/")
-    assert (
-        render_to_string("notifications/seat_autopilot.html", {"seat": seat}, request).strip() == ""
-    )
+    assert "Take my seat back" not in client.get(seat_path(seat)).content.decode()
     seat.autopilot = True
     seat.save()
-    html = render_to_string("notifications/seat_autopilot.html", {"seat": seat}, request)
+    # The board page shows it at once (the cached page is keyed by it).
+    html = client.get(seat_path(seat)).content.decode()
     assert "Take my seat back" in html
+    html = html.split('class="banner autopilot"')[1]
     url = html.split('action="')[1].split('"')[0]
     assert Client(enforce_csrf_checks=True).post(url).status_code == 403
     response = Client().post(url)
@@ -177,6 +174,7 @@ def test_a_player_takes_their_seat_back_from_the_bot(rf):
     assert game.engine_events()[-1]["type"] == "seat_taken_back"
     # GET changes nothing.
     assert Client().get(url).status_code == 405
+    assert "Take my seat back" not in client.get(seat_path(seat)).content.decode()
 
 
 class TestVacation:

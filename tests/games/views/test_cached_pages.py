@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games import rules
+from games import rules, talk
 from games.links import seat_path
 from games.services import load_state
 from tests.conftest import play_turn
@@ -74,3 +74,33 @@ def test_the_replay_of_each_move_is_its_own(client):
 
 def without_csrf(page: bytes) -> bytes:
     return re.sub(rb'name="csrfmiddlewaretoken" value="[^"]*"', b"", page)
+
+
+def test_what_the_page_reads_afresh_shows_at_once(client):
+    """Table talk, the next game waiting and the signed-in account are not in the log."""
+    game = GameFactory()
+    seat = game.seats.get(position=(game.seat_to_move + 1) % 3)
+    path = seat_path(seat)
+    assert b"Next game waiting" not in client.get(path).content
+    # Another game, waiting for this player's move: the page says so at once.
+    other = GameFactory()
+    other.seats.filter(position=other.seat_to_move).update(email=seat.email)
+    assert b"Next game waiting" in client.get(path).content
+    talker = game.seats.get(position=game.seat_to_move)
+    talk.post(talker, "Nice move, everyone.")
+    assert b"Nice move, everyone." in client.get(path).content
+    user = UserFactory(name="Grace Hopper")
+    client.force_login(user)
+    assert b"Grace" in client.get(path).content
+    client.logout()
+    assert b"Grace" not in client.get(path).content
+
+
+def test_a_message_after_a_move_is_shown_once(client):
+    game = GameFactory()
+    seat = game.seats.get(position=game.seat_to_move)
+    state = load_state(game)
+    point = state.board.point_index[rules.legal_start_points(state)[0]]
+    response = client.post(seat_path(seat), {"version": game.version, "point": point}, follow=True)
+    assert b"Your move is in" in response.content
+    assert b"Your move is in" not in client.get(seat_path(seat)).content
