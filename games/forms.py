@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import timedelta
+from functools import cached_property
 
 from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.utils.functional import lazy
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -18,6 +20,9 @@ from games.bots import BOTS
 from games.models import Game
 from games.places import line_label, point_name
 from games.services import GameSettings, SeatSpec
+
+# A line's name in the reader's language, worded when shown.
+lazy_line_label = lazy(line_label, str)
 
 
 class MoveForm(forms.Form):
@@ -60,9 +65,6 @@ class MoveForm(forms.Form):
         self.first_line = first_line if first_line in self.first_line_ids else None
         if self.first_line is not None:
             self.first_line_ids = [self.first_line]
-            self.second_line_ids = rules.legal_second_line_ids(state, seat, self.first_line)
-        else:
-            self.second_line_ids = second_line_ids(state, seat, self.first_line_ids)
         self.chosen_cost = board.lines[self.first_line][2] if self.first_line is not None else 0
         self.start_point_ids = (
             sorted(
@@ -72,19 +74,30 @@ class MoveForm(forms.Form):
             if self.placing
             else []
         )
+        # Names are only worded when the form is shown, and the second lines only found
+        # when shown or when a second line is sent: a move of one line reads neither.
         self.fields["point"].choices = [("", gettext("Choose a crossing point"))] + [
             (i, point_name(board, i)) for i in self.start_point_ids
         ]
         self.fields["line1"].choices = [("", gettext("Choose a line"))] + [
-            (i, line_label(board, i)) for i in self.first_line_ids
+            (i, lazy_line_label(board, i)) for i in self.first_line_ids
         ]
-        self.fields["line2"].choices = [("", gettext("No second line"))] + [
-            (i, line_label(board, i)) for i in self.second_line_ids
-        ]
+        self.fields["line2"].choices = lambda: (
+            [("", gettext("No second line"))]
+            + [(i, lazy_line_label(board, i)) for i in self.second_line_ids]
+        )
         self.may_colour = bool(state.options.exclusive_tracks) and state.exclusive_left[seat] > 0
         if not self.may_colour:
             del self.fields["colour1"]
             del self.fields["colour2"]
+
+    @cached_property
+    def second_line_ids(self) -> list[int]:
+        """The lines a second line of this turn may be: after the chosen first line, or
+        after any first line."""
+        if self.first_line is not None:
+            return rules.legal_second_line_ids(self.state, self.seat, self.first_line)
+        return second_line_ids(self.state, self.seat, self.first_line_ids)
 
     @property
     def may_pass(self) -> bool:
