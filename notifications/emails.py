@@ -14,7 +14,6 @@ from datetime import date, timedelta
 
 from django.conf import settings
 from django.core import signing
-from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -127,15 +126,12 @@ def queue(
         "status": Message.Status.SUPPRESSED if stopped else Message.Status.PENDING,
         "next_attempt_at": timezone.now() + after,
     }
-    try:
-        # A savepoint: a duplicate must not break the caller's transaction.
-        with transaction.atomic():
-            message, created = Message.objects.get_or_create(
-                to=address, game=game, event=event[:64], kind=kind, defaults=fields
-            )
-    except IntegrityError:
-        # Written meanwhile by a concurrent transaction: that one sends it.
-        return Message.objects.get(to=address, game=game, event=event[:64], kind=kind)
+    # Written meanwhile by a concurrent transaction, the row is that one's to send:
+    # get_or_create inserts inside a savepoint of its own and reads the row on a conflict,
+    # so a duplicate never breaks the caller's transaction.
+    message, _created = Message.objects.get_or_create(
+        to=address, game=game, event=event[:64], kind=kind, defaults=fields
+    )
     return message
 
 
