@@ -2,6 +2,7 @@
 and digest goes to its own task (games.tasks, notifications.tasks), found by index scans
 of the few rows concerned."""
 
+import logging
 from datetime import timedelta
 
 import pytest
@@ -13,6 +14,7 @@ from games.models import Event, Game
 from games.services import start_vacation
 from notifications import tasks as mail_tasks
 from tests.factories import UserFactory, timed_game
+from tests.faults import broker_down
 from tests.minute_jobs import run_minute_jobs
 
 pytestmark = pytest.mark.django_db
@@ -70,3 +72,24 @@ def test_the_jobs_queue_a_task_for_each_due_thing_and_append_nothing(queued):
         ]
     )
     assert report["deadlines due"] == 1 and report["reminders"] == 1
+
+
+def test_with_the_broker_down_the_scan_says_so_once_and_the_next_scan_does_the_work(caplog):
+    now = timezone.now()
+    away = UserFactory.create_batch(3)
+    for user in away:
+        start_vacation(user, 2, now=now - timedelta(days=3))  # has run out
+    on_vacation = User.objects.filter(vacation_until__isnull=False)
+
+    with broker_down(), caplog.at_level(logging.ERROR, logger="games.tasks"):
+        report = game_tasks.scan_clock(now.isoformat())
+
+    # Every call would fail alike: one line for the batch, not one per task.
+    assert report["vacations ended"] == 3
+    assert caplog.messages == [
+        "queueing 3 games.tasks.end_vacation tasks failed; the next scan finds their work again"
+    ]
+    assert on_vacation.count() == 3
+    # The work is still due: with the broker back (here, in-process), the next scan does it.
+    run_minute_jobs(now + timedelta(minutes=1))
+    assert not on_vacation.exists()
