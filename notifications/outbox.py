@@ -14,7 +14,7 @@ from anymail.exceptions import AnymailAPIError, AnymailError, AnymailRecipientsR
 from celery.exceptions import SoftTimeLimitExceeded
 from django.core.mail import EmailMultiAlternatives, get_connection, mail_admins
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from accounts.text import one_line
@@ -291,11 +291,9 @@ def build_email(message: Message, images: dict[str, bytes] | None = None) -> Ema
 def lost_rows(now: datetime, after: timedelta = LOST_AFTER) -> list[int]:
     """Pending rows whose task was lost: ``after`` past their next attempt (the broker may
     drop messages when it restarts). The sweep queues them again."""
-    return list(
-        Message.objects.filter(
-            status=Message.Status.PENDING, next_attempt_at__lte=now - after
-        ).values_list("pk", flat=True)[:500]
-    )
+    # In the order of the partial index of pending rows (no sort), the longest lost first.
+    lost = Message.objects.filter(status=Message.Status.PENDING, next_attempt_at__lte=now - after)
+    return list(lost.order_by("next_attempt_at").values_list("pk", flat=True)[:500])
 
 
 def report_stuck(now: datetime) -> int:
@@ -309,7 +307,10 @@ def report_stuck(now: datetime) -> int:
     action resends them once the operator has checked the provider's log.
     """
     stuck = Message.objects.filter(status=Message.Status.SENDING, claimed_at__lte=now - STUCK_AFTER)
-    new = list(stuck.filter(stuck_reported_at__isnull=True).order_by("pk")[:100])
+    unreported = Q(stuck_reported_at__isnull=True)
+    # One query in the usual minute, when no row is newly stuck: both counts at once.
+    counts = stuck.aggregate(stuck=Count("pk"), new=Count("pk", filter=unreported))
+    new = list(stuck.filter(unreported).order_by("pk")[:100]) if counts["new"] else []
     if new:
         # Claimed first, so that two sweeps running at once report each row once.
         reported = Message.objects.filter(
@@ -331,7 +332,7 @@ def report_stuck(now: datetime) -> int:
                 '(below) before using the admin\'s "Send again", which may '
                 "send a duplicate.\n\n" + "\n".join(lines) + "\n",
             )
-    return stuck.count()
+    return counts["stuck"]
 
 
 def requeue(message_ids) -> list[int]:
