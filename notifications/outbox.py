@@ -14,7 +14,7 @@ from anymail.exceptions import AnymailAPIError, AnymailError, AnymailRecipientsR
 from celery.exceptions import SoftTimeLimitExceeded
 from django.core.mail import EmailMultiAlternatives, get_connection, mail_admins
 from django.db import transaction
-from django.db.models import Count, F, Q
+from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
 from accounts.text import one_line
@@ -129,12 +129,9 @@ def _claim(message_id: int, now: datetime, along: int) -> list[Message]:
     if not claimed:
         # Sent, being sent by another worker, given up, or not due yet: nothing to do.
         return []
-    rows = list(
-        # The partial index of rows being sent finds them by claimed_at.
+    # The partial index of rows being sent finds them by claimed_at.
+    rows = with_what_emails_read(
         Message.objects.filter(status=Message.Status.SENDING, claimed_at=now, claim=token)
-        .select_related("game__created_by", "seat__user")
-        .prefetch_related("game__seats")
-        .order_by("pk")
     )
     # Mail stopped since the rows were queued (a bounce, an unsubscribe) is not sent.
     stopped = Suppression.stopping((row.to, row.kind) for row in rows)
@@ -286,6 +283,22 @@ def build_email(message: Message, images: dict[str, bytes] | None = None) -> Ema
     email.track_clicks = False
     email.track_opens = False
     return email
+
+
+def with_what_emails_read(rows: QuerySet[Message]) -> list[Message]:
+    """``rows`` in order, with what building their emails reads (their games, seats,
+    accounts), in three queries for any number."""
+    rows = list(
+        rows.select_related("game__created_by", "seat__user")
+        .prefetch_related("game__seats")
+        .order_by("pk")
+    )
+    for row in rows:
+        if row.seat is not None and row.seat.game_id == row.game_id:
+            # The seat's game is the message's: one object for both, not a query for
+            # each row when the email reads the seat's language (games.languages).
+            row.seat.game = row.game
+    return rows
 
 
 def lost_rows(now: datetime, after: timedelta = LOST_AFTER) -> list[int]:
