@@ -5,11 +5,14 @@ import pytest
 from anymail.exceptions import AnymailAPIError, AnymailRecipientsRefused
 from django.core import mail
 from django.core.mail.backends.base import BaseEmailBackend
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from notifications import emails, outbox, tasks
 from notifications.models import Message
+from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -287,3 +290,20 @@ def test_a_connection_that_fails_to_close_still_has_its_results_written(settings
     assert outbox.deliver(message.pk).status == Message.Status.SENT
     message.refresh_from_db()
     assert message.status == Message.Status.SENT and len(mail.outbox) == 1
+
+
+def test_a_batch_reads_no_game_again_for_each_row():
+    """The rows come with their games, seats and accounts; building each email (in its
+    reader's language, the seat's) asks the database for none of them again."""
+    for game in GameFactory.create_batch(3):
+        for seat in game.seats.all():
+            emails.invitation(seat, reminder=True)
+    rows = Message.objects.filter(status=Message.Status.PENDING)
+    rows.update(next_attempt_at=timezone.now())
+    ids = list(rows.values_list("pk", flat=True))
+    assert len(ids) >= 9
+    with CaptureQueriesContext(connection) as queries:
+        outbox.deliver(ids[0], along=len(ids))
+    assert not Message.objects.filter(pk__in=ids).exclude(status=Message.Status.SENT).exists()
+    reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
+    assert not [sql for sql in reads if sql.split(" FROM ")[1].startswith('"games_game"')]
