@@ -13,9 +13,10 @@ what-if copy of it). Costs are 0, 1 or 2, so shortest distances come from a buck
 (Dial's algorithm) rather than a heap.
 
 Two searches, for two uses:
-- ``sweep`` (and ``spread``, ``distances`` on top of it) runs over a seat's
-  ``cost_graph``, built once, from weighted sources and within limits: scoring's Steiner
-  tables run dozens of sweeps over one position.
+- ``sweep`` (and ``spread`` on top of it) runs over a seat's ``cost_graph``, built
+  once, from weighted sources and within limits: scoring's Steiner tables run dozens of
+  sweeps over one position. ``distances``, the plain case (every point, from sources at
+  0), has a loop of its own: scoring runs one from each city it joins.
 - ``cheapest_paths`` searches the board and a track mapping directly, and says how each
   point was reached: for one-off questions on positions that change between them (the
   bots' what-ifs), where building a graph first would cost more than the search.
@@ -71,17 +72,36 @@ def cost_graph(board: Board, built: Built, seat: int, *, cross_coloured: bool = 
     With ``cross_coloured``, other seats' coloured lines cost what building beside them
     would; that is only scoring's fallback for a city they wall in (see ``missing_cost``).
     """
-    graph: Graph = [[] for _ in board.points]
-    for line, (a, b, cost) in enumerate(board.lines):
-        track = built.get(line)
-        if track is not None:
-            if not track.exclusive or track.seat == seat:
-                cost = 0
-            elif not cross_coloured:
-                continue
-        graph[a].append((b, cost))
-        graph[b].append((a, cost))
+    # Scoring builds one for every seat it scores: the bare board's lists are copied, and
+    # only the points that built track touches are worked out again.
+    graph: Graph = list(map(list, _bare_graph(board)))
+    if built:
+        edges = adjacency(board)
+        lines = board.lines
+        touched = set()
+        for line in built:
+            a, b, _cost = lines[line]
+            touched.add(a)
+            touched.add(b)
+        for point in touched:
+            row = []
+            for other, line, cost in edges[point]:
+                track = built.get(line)
+                if track is not None:
+                    if not track.exclusive or track.seat == seat:
+                        cost = 0
+                    elif not cross_coloured:
+                        continue
+                row.append((other, cost))
+            graph[point] = row
     return graph
+
+
+@cache
+def _bare_graph(board: Board) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """The board with no track built, as ``cost_graph`` gives it (once per board: it
+    depends on nothing else)."""
+    return tuple(tuple((other, cost) for other, _line, cost in edges) for edges in adjacency(board))
 
 
 def sweep(
@@ -156,11 +176,27 @@ def distances(graph: Graph, sources: Iterable[int]) -> list[int]:
     """Cheapest distances in ``graph`` from the nearest of ``sources`` (INFINITY where out
     of reach)."""
     dist = [INFINITY] * len(graph)
-    sources = list(sources)
-    for point in sources:
+    now = list(sources)
+    for point in now:
         dist[point] = 0
-    # No cheapest path is dearer than a walk over every point at the dearest cost.
-    sweep(dist, graph, sources, 2 * len(graph))
+    # Scoring runs one of these from every city it joins: a loop of its own, without the
+    # limits of ``sweep``, and three queues taken in turn instead of a bucket for every
+    # distance (a line costs 0, 1 or 2: the queue of its cost is the one for its far end).
+    later: list[int] = []
+    latest: list[int] = []
+    value = 0
+    while now or later or latest:
+        queues = (now, later, latest)
+        # Iterating a list sees what is appended meanwhile: zero-cost lines add to ``now``.
+        for point in now:
+            if dist[point] == value:
+                for other, cost in graph[point]:
+                    new = value + cost
+                    if new < dist[other]:
+                        dist[other] = new
+                        queues[cost].append(other)
+        value += 1
+        now, later, latest = later, latest, []
     return dist
 
 

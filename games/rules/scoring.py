@@ -4,9 +4,9 @@ This is a minimum Steiner tree problem on the board graph, where track the seat 
 costs nothing, free lines cost 1 (flat land) or 2 (river, mountain, sea), and an
 opponent's coloured line cannot be crossed. With at most six terminals, the
 Dreyfus-Wagner dynamic programme (in the Erickson-Monma-Veinott form: merge subtrees at a
-point, then grow them along shortest paths) is exact: 2^(k-1) shortest-path sweeps
-(``graph.sweep``) over the seat's cost graph. ``steiner_cost``, which scores, first finds
-a good tree quickly and then sweeps only where a cheaper one could be; ``SteinerTables``
+point, then grow them along shortest paths) is exact: 2^(k-1) shortest-path sweeps over
+the seat's cost graph. ``steiner_cost``, which scores, first finds a good tree quickly
+and then sweeps only where a cheaper one could be; ``SteinerTables``
 keeps every table whole, so that they answer the bots' "what if" questions (the cost with
 one more line free, or with a start marker at any point) at once.
 """
@@ -14,9 +14,10 @@ one more line free, or with a start marker at any point) at once.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 from operator import add
 
-from .graph import INFINITY, Graph, cost_graph, distances, spread, sweep
+from .graph import INFINITY, Graph, cost_graph, distances, spread
 from .state import GameState
 
 
@@ -96,14 +97,17 @@ def steiner_cost(graph: Graph, terminals: Sequence[int]) -> int | None:
     """The cost of a cheapest tree joining ``terminals``, or None if they cannot be joined.
 
     ``known_tree_cost`` finds a good tree, most often a cheapest one; Dreyfus-Wagner then
-    looks only for a cheaper one. It runs over all terminals but one, the root, and is
-    answered at the root. A part joining the terminals ``A`` at a point ``v`` leaves the
-    rest of the tree to join ``v``, the root and the terminals outside ``A``; that costs
-    at least ``ahead(v)``: the distance from ``v`` to the farthest of them, and no less
-    than any tree joining them. A part dearer than ``target - ahead(v)`` cannot belong to
-    a tree cheaper than the known one (``target`` is one less), so its sweep stops there,
-    while every part of such a tree passes: the answer stays exact, and each sweep
-    visits only the few points that pass.
+    looks only for a cheaper one, of at most ``target`` (one less). It runs over all
+    terminals but one, the root, and is answered at the root. A part joining the
+    terminals ``A`` at a point ``v`` leaves the rest of the tree to join ``v``, the root
+    and the terminals outside ``A``: that costs at least the distance from ``v`` to the
+    root, and at least half the shortest round trip through the root and the terminals
+    outside ``A`` (``tour_bounds``). A part dearer than ``target`` less these cannot
+    belong to a tree of at most ``target``, so it is neither kept nor grown, while every
+    part of such a tree passes: the answer stays exact, and each part is kept at the few
+    points that pass. (The round trip is what keeps them few. A bound for each point from
+    the farthest terminal outside ``A`` pruned a little more but cost more to work out,
+    for every set ``A``, than it saved.)
     """
     terminals = apart_by_free_track(graph, terminals)
     if len(terminals) <= 1:
@@ -113,62 +117,84 @@ def steiner_cost(graph: Graph, terminals: Sequence[int]) -> int | None:
         return None
     known = known_tree_cost(graph, apart, terminals)
     target = known - 1
-    every = list(range(len(terminals)))
-    if len(terminals) == 2 or tree_lower_bound(apart, terminals, every) > target:
+    rest_costs = tour_bounds(apart, terminals)
+    if len(terminals) == 2 or rest_costs[-1] > target:
         return known
-    *others, root = terminals
-    full = (1 << len(others)) - 1
-    size = len(graph)
-    # For each set A of the others, from the full set down (a subset leaves out its
-    # lowest missing terminal too): which terminals the rest of the tree must still
-    # join, the farthest of them from each point, and what joining them alone costs at
-    # least.
-    outside: list[list[int]] = [[]] * full  # indexes into terminals
-    far: list[list[int]] = [[]] * full
-    rest_costs = [0] * full
-    for mask in range(full - 1, 0, -1):
-        missing = (~mask & full & -(~mask & full)).bit_length() - 1
-        parent = mask | 1 << missing
-        before = far[parent] if parent < full else apart[-1]
-        outside[mask] = [missing, *(outside[parent] if parent < full else [len(others)])]
-        far[mask] = list(map(max, before, apart[missing]))
-        rest_costs[mask] = tree_lower_bound(apart, terminals, outside[mask])
-    # tables[A]: the cheapest part joining A and each point (an upper bound where it
-    # cannot belong to a cheaper tree), and the points where it can.
+    full = (1 << (len(terminals) - 1)) - 1
+    to_root = apart[-1]
+    # tables[A]: the cheapest part joining A and each point (exact where it can belong to
+    # a tree of at most ``target``, an upper bound or INFINITY elsewhere), and the points
+    # where it can.
     tables: list[list[int]] = [[]] * (full + 1)
     reached: list[set[int]] = [set()] * (full + 1)
-    for mask in range(1, full + 1):
+    for mask in range(1, full):
+        # rest_costs is indexed by the terminals a part leaves out (the root aside).
+        most = target - rest_costs[full ^ mask]
         if mask & (mask - 1) == 0:  # one terminal: its distances
             tables[mask] = dist = apart[mask.bit_length() - 1]
-            most = target - rest_costs[mask]
             reached[mask] = {
                 point
-                for point, (value, ahead) in enumerate(zip(dist, far[mask], strict=True))
-                if value + ahead <= target and value <= most
+                for point, (value, rest) in enumerate(zip(dist, to_root, strict=True))
+                if value <= most and value + rest <= target
             }
             continue
-        dist = [INFINITY] * size
-        sources = set()
-        sub = (mask - 1) & mask
-        while sub:
-            rest = mask ^ sub
-            if sub < rest:  # each split once: merge the parts where both can be
-                left, right = tables[sub], tables[rest]
-                for point in reached[sub] & reached[rest]:
-                    value = left[point] + right[point]
-                    if value < dist[point]:
-                        dist[point] = value
-                        sources.add(point)
-            sub = (sub - 1) & mask
-        if mask == full:
-            # The last part grows along a cheapest path from where it merges to the root.
-            to_root = apart[-1]
-            cheaper = min((dist[point] + to_root[point] for point in sources), default=known)
-            return min(cheaper, known)
-        found = sweep(dist, graph, sources, target, far[mask], target - rest_costs[mask])
-        reached[mask] = set(found)
-        tables[mask] = dist
-    raise AssertionError("the full set of terminals is the last mask")
+        tables[mask] = dist = [INFINITY] * len(graph)
+        sources = [
+            point
+            for point in _merge(tables, reached, mask, dist)
+            if dist[point] <= most and dist[point] + to_root[point] <= target
+        ]
+        reached[mask] = _grow(dist, graph, sources, most, to_root, target) if sources else set()
+    # The last part grows along a cheapest path from where it merges to the root.
+    dist = [INFINITY] * len(graph)
+    meet = _merge(tables, reached, full, dist)
+    return min([known, *(dist[point] + to_root[point] for point in meet)])
+
+
+def _merge(
+    tables: list[list[int]], reached: list[set[int]], mask: int, dist: list[int]
+) -> set[int]:
+    """Lower ``dist`` to the cheapest way to join the terminals of ``mask`` at each point
+    where two parts that share them out meet; return those points."""
+    meet: set[int] = set()
+    sub = (mask - 1) & mask
+    while sub:
+        rest = mask ^ sub
+        if sub < rest:  # each split once
+            left, right = tables[sub], tables[rest]
+            both = reached[sub] & reached[rest]
+            meet |= both
+            for point in both:
+                value = left[point] + right[point]
+                if value < dist[point]:
+                    dist[point] = value
+        sub = (sub - 1) & mask
+    return meet
+
+
+def _grow(
+    dist: list[int], graph: Graph, sources: list[int], most: int, to_root: list[int], target: int
+) -> set[int]:
+    """Lower ``dist`` along cheapest paths from ``sources`` (Dial's algorithm), keeping
+    to values of at most ``most`` that leave the way to the root within ``target``;
+    return the points so reached. ``graph.sweep`` does this too, more generally: this is
+    the Dreyfus-Wagner inner loop, and the general checks cost a third of its time."""
+    buckets: list[list[int]] = [[] for _ in range(most + 1)]
+    for point in sources:
+        buckets[dist[point]].append(point)
+    found = set()
+    for value, bucket in enumerate(buckets):
+        # Iterating a list sees what is appended meanwhile: zero-cost lines add to it.
+        for point in bucket:
+            if dist[point] != value:
+                continue
+            found.add(point)
+            for other, cost in graph[point]:
+                new = value + cost
+                if new < dist[other] and new <= most and new + to_root[other] <= target:
+                    dist[other] = new
+                    buckets[new].append(other)
+    return found
 
 
 def apart_by_free_track(graph: Graph, terminals: Sequence[int]) -> list[int]:
@@ -190,21 +216,44 @@ def apart_by_free_track(graph: Graph, terminals: Sequence[int]) -> list[int]:
     return kept
 
 
-def tree_lower_bound(apart: list[list[int]], terminals: list[int], indexes: list[int]) -> int:
-    """No tree joining the terminals at ``indexes`` costs less: not less than the
-    distance between any two of them, nor than half the sum of each one's distance to
-    its nearest other (a walk round the tree passes each terminal and goes on to
-    another, and covers each line twice)."""
-    if len(indexes) < 2:
-        return 0
-    points = [terminals[i] for i in indexes]
-    widest = 0
-    nearest = 0
-    for i in indexes:
-        row = [apart[i][point] for point in points if point != terminals[i]]
-        widest = max(widest, *row)
-        nearest += min(row)
-    return max(widest, (nearest + 1) // 2)
+def tour_bounds(apart: list[list[int]], terminals: list[int]) -> list[int]:
+    """For each set ``S`` of all terminals but the last (a bit mask): no tree joining
+    ``S`` and the last terminal costs less than half the shortest round trip through
+    them (walking round a tree covers each of its lines twice and passes every
+    terminal; cheapest paths between them only shorten the walk). Much tighter than the
+    farthest distance when the terminals are spread out, and it costs no sweep: a
+    Held-Karp table over the terminals' distances (``apart[i]``: from ``terminals[i]``).
+    """
+    count = len(terminals) - 1
+    home = [apart[-1][terminals[j]] for j in range(count)]
+    between = [[apart[i][terminals[j]] for j in range(count)] for i in range(count)]
+    # paths[S][j]: the shortest path from the last terminal through all of S, ending at j.
+    paths = [[INFINITY] * count for _ in range(1 << count)]
+    halves = [0] * (1 << count)
+    for mask, ends in _held_karp_steps(count):
+        row = paths[mask]
+        for j, before, members in ends:
+            if members:
+                last, column = paths[before], between[j]
+                row[j] = min([last[i] + column[i] for i in members])
+            else:
+                row[j] = home[j]
+        tour = min([row[j] + home[j] for j, _before, _members in ends])
+        halves[mask] = (tour + 1) // 2
+    return halves
+
+
+@cache
+def _held_karp_steps(count: int) -> list[tuple[int, list[tuple[int, int, list[int]]]]]:
+    """For each non-empty set of ``count`` items (a bit mask, smaller masks first): each
+    item ``j`` in it, the set without ``j`` and that set's items. The same for every
+    position, so made once for each count."""
+    steps = []
+    for mask in range(1, 1 << count):
+        items = [j for j in range(count) if mask >> j & 1]
+        ends = [(j, mask ^ 1 << j, [i for i in items if i != j]) for j in items]
+        steps.append((mask, ends))
+    return steps
 
 
 def known_tree_cost(graph: Graph, apart: list[list[int]], terminals: list[int]) -> int:
@@ -222,32 +271,30 @@ def grown_tree_cost(graph: Graph, apart: list[list[int]], terminals: list[int], 
     """The cost of the tree grown from ``terminals[start]`` (see ``known_tree_cost``)."""
     tree = [terminals[start]]
     inside = set(tree)
-    left = set(range(len(terminals))) - {start}
+    left = [i for i in range(len(terminals)) if i != start]
     cost = 0
     while left:
-        nearest = None
-        for i in left:
-            row = apart[i]
-            point = min(tree, key=row.__getitem__)
-            if nearest is None or row[point] < nearest[0]:
-                nearest = (row[point], i, point)
-        distance, i, point = nearest
-        cost += distance
+        # The nearest terminal left (the first of them in their order), from the first of
+        # the tree's points nearest it (in the order the tree grew).
+        nearest = INFINITY
+        for j in left:
+            row = apart[j]
+            here = min(tree, key=row.__getitem__)
+            if row[here] < nearest:
+                nearest, i, point = row[here], j, here
+        cost += nearest
         left.remove(i)
         # Walk a cheapest path from the tree to the terminal, adding its points to the
         # tree (a walk stuck among free lines stops early: the tree stays a real one).
         row, target, walked = apart[i], terminals[i], {point}
         while point != target:
-            point = next(
-                (
-                    other
-                    for other, line_cost in graph[point]
-                    if row[other] + line_cost == row[point] and other not in walked
-                ),
-                None,
-            )
-            if point is None:
+            here = row[point]
+            for other, line_cost in graph[point]:
+                if row[other] + line_cost == here and other not in walked:
+                    break
+            else:
                 break
+            point = other
             walked.add(point)
             if point not in inside:
                 inside.add(point)

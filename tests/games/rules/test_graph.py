@@ -197,3 +197,23 @@ def test_ties_go_to_the_lowest_numbered_points():
         dist, via = cheapest_paths(board, {}, 0, sources)
         assert dist[far] == 2 and all(dist[m] == 1 for m in middles)
         assert via[far] == board.line_index[(middles[0], far)]
+
+
+@SETTINGS
+@given(positions, st.booleans())
+def test_a_cost_graph_is_each_points_lines_as_the_seat_counts_them(position, cross_coloured):
+    """Line by line from the board, in line order; and each graph is the caller's own
+    (the bare board's lists are shared behind it)."""
+    board, built, seat, _sources = position
+    expected = [[] for _ in board.points]
+    for line, (a, b, _cost) in enumerate(board.lines):
+        cost = line_cost(board, built, seat, line, cross_coloured=cross_coloured)
+        if cost is not None:
+            expected[a].append((b, cost))
+            expected[b].append((a, cost))
+    graph = cost_graph(board, built, seat, cross_coloured=cross_coloured)
+    assert graph == expected
+    for edges in graph:
+        edges.clear()
+    assert cost_graph(board, built, seat, cross_coloured=cross_coloured) == expected
+    assert cost_graph(board, {}, seat) == cost_graph(board, {}, seat, cross_coloured=True)

@@ -1,3 +1,4 @@
+import heapq
 import itertools
 import random
 
@@ -6,7 +7,8 @@ from hypothesis import strategies as st
 
 from games import rules
 from games.bots import simulate
-from games.rules.scoring import steiner_cost
+from games.rules.graph import INFINITY
+from games.rules.scoring import apart_by_free_track, known_tree_cost, steiner_cost
 from games.rules.turns import score_round
 
 from .positions import (
@@ -185,3 +187,94 @@ def test_scoring_agrees_with_the_whole_tables_on_random_positions(board, seed, s
     *cities, last = list(dict.fromkeys(state.terminals(0)))
     whole = rules.SteinerTables(graph, cities, everywhere=True).cost_with_point(last)
     assert rules.missing_cost(state, 0) == steiner_cost(graph, [*cities, last]) == whole
+
+
+# --- exactness against plain Dreyfus-Wagner on positions of both boards -----------------
+
+
+def plain_dreyfus_wagner(size, edges, terminals):
+    """The cheapest tree joining ``terminals``: Dreyfus-Wagner over every set of them and
+    every point, nothing pruned and no bound, each growth a heap Dijkstra. Slow and
+    plainly exact; None when they cannot be joined."""
+    neighbours = [[] for _ in range(size)]
+    for a, b, cost in edges:
+        neighbours[a].append((b, cost))
+        neighbours[b].append((a, cost))
+
+    def grow(start):
+        dist = list(start)
+        heap = [(value, point) for point, value in enumerate(dist) if value < INFINITY]
+        heapq.heapify(heap)
+        while heap:
+            value, point = heapq.heappop(heap)
+            if value > dist[point]:
+                continue
+            for other, cost in neighbours[point]:
+                if value + cost < dist[other]:
+                    dist[other] = value + cost
+                    heapq.heappush(heap, (value + cost, other))
+        return dist
+
+    terminals = list(dict.fromkeys(terminals))
+    full = (1 << len(terminals)) - 1
+    tables = {}
+    for mask in range(1, full + 1):
+        start = [INFINITY] * size
+        if mask & (mask - 1) == 0:
+            start[terminals[mask.bit_length() - 1]] = 0
+        else:
+            for sub in range(1, mask):
+                if sub & mask == sub:
+                    rest = tables[sub], tables[mask ^ sub]
+                    start = [min(s, a + b) for s, a, b in zip(start, *rest, strict=True)]
+        tables[mask] = grow(start)
+    best = tables[full][terminals[0]]
+    return None if best >= INFINITY else best
+
+
+def seat_edges(board, built, seat, *, cross_coloured=False):
+    """The board's lines as ``seat`` counts them, straight from the rules: usable track
+    free, another seat's coloured line closed (or, crossing, at its building cost)."""
+    edges = []
+    for line, (a, b, cost) in enumerate(board.lines):
+        track = built.get(line)
+        if track is not None and (not track.exclusive or track.seat == seat):
+            cost = 0
+        elif track is not None and not cross_coloured:
+            continue
+        edges.append((a, b, cost))
+    return edges
+
+
+def test_scoring_is_plain_dreyfus_wagner_on_positions_with_track():
+    """Random hands under the strict reading (five cities and a start marker) on random
+    track: black and coloured, of several seats, often beside the cities. The quick tree
+    is often not the cheapest there, so any pruning of the search that cut away a part
+    of a cheaper tree would show."""
+    improved = 0
+    for seed in range(64):
+        rng = random.Random(seed)
+        board = rules.BOARD_NAMES[seed % 2]
+        seats = 3 + seed % 4
+        options = rules.Options(exclusive_tracks=3, cities_must_join_start=True)
+        state = rules.replay([rules.game_created(board, seats, options)])
+        state = rules.apply(state, rules.round_started(state, rules.deal(board, seats, rng)))
+        lines = range(len(state.board.lines))
+        state.built = {
+            line: rules.Track(rng.randrange(seats), rng.random() < 0.3)
+            for line in rng.sample(lines, rng.randrange(0, 200))
+        }
+        state.starts = [rng.randrange(len(state.board.points)) for _ in range(seats)]
+        seat = rng.randrange(seats)
+        terminals = state.terminals(seat)
+        size = len(state.board.points)
+        expected = plain_dreyfus_wagner(size, seat_edges(state.board, state.built, seat), terminals)
+        if expected is None:  # walled in: scored as if it built beside the coloured lines
+            crossing = seat_edges(state.board, state.built, seat, cross_coloured=True)
+            expected = plain_dreyfus_wagner(size, crossing, terminals)
+        assert rules.missing_cost(state, seat) == expected, seed
+        graph = rules.scoring_graph(state, seat)
+        joined = apart_by_free_track(graph, terminals)
+        apart = [rules.distances(graph, [point]) for point in joined]
+        improved += known_tree_cost(graph, apart, joined) > expected
+    assert improved >= 8  # the search, not the quick tree, found these
