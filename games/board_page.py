@@ -12,10 +12,13 @@ its game and the seats, and fills in the CSRF token and the table talk.
 from __future__ import annotations
 
 import zoneinfo
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.contrib.messages import get_messages
+from django.db.models import Expression
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
@@ -57,11 +60,18 @@ class Table:
     token: str  # the seat link's, for the page's own links
     timezone: str
     seats: tuple[SeatRow, ...]
+    # More of the viewer's facts read with the seats' rows, for the page around the
+    # board (``read``'s ``also``), as (name, value) pairs.
+    also: tuple[tuple[str, Any], ...] = ()
 
     @classmethod
-    def read(cls, game: Game, seat: Seat, token: str) -> Table:
+    def read(
+        cls, game: Game, seat: Seat, token: str, *, also: Mapping[str, Expression] | None = None
+    ) -> Table:
         """The table of ``seat``'s page in ``game``: one query, for every seat's row (and
-        the viewer's time zone)."""
+        the viewer's time zone, and ``also``: expressions of a seat's row by name, such
+        as why mail to its address is stopped, read in the same query)."""
+        also = dict(also or {})
         rows = game.seats.order_by("position").values_list(
             "position",
             "name",
@@ -70,12 +80,14 @@ class Table:
             "joined_at",
             "user__timezone",
             "browser_time_zone",
+            *also.values(),
         )
-        seats, timezone, browser = [], None, ""
-        for position, name, is_bot, autopilot, joined_at, user_timezone, reported in rows:
+        seats, timezone, browser, mine = [], None, "", ()
+        for position, name, is_bot, autopilot, joined_at, user_timezone, reported, *more in rows:
             seats.append(SeatRow(position, name, is_bot, autopilot, joined_at is not None))
             if position == seat.position:
                 timezone, browser = user_timezone, reported
+                mine = tuple(zip(also, more, strict=True))
         return cls(
             title=game.display_name,
             deadline=game.deadline,
@@ -84,6 +96,7 @@ class Table:
             token=token,
             timezone=time_zones.zone_name_for(timezone, game, browser),
             seats=tuple(seats),
+            also=mine,
         )
 
 
@@ -171,16 +184,17 @@ def seat_page(
     }
 
 
-def page(request: HttpRequest, game: Game, seat: Seat, token: str, around: dict) -> SafeString:
+def page(request: HttpRequest, seat: Seat, table: Table, around: dict) -> SafeString:
     """``seat``'s whole board page as a GET shows it (games/board.html).
 
     Rendered once and cached for its inputs: the game's version and log digest, the
-    ``Table``, ``around`` (what the view read for the page around the board: plain values
-    only), the seat's own banner facts, the page's path and the signed-in account's name.
-    Filled in per request: the CSRF token and the table talk panel (read afresh each
-    time). A request with messages to show (after a move) is rendered afresh.
+    ``table`` (``Table.read``), ``around`` (what the view read for the page around the
+    board: plain values only), the seat's own banner facts, the page's path and the
+    signed-in account's name. Filled in per request: the CSRF token and the table talk
+    panel (read afresh each time). A request with messages to show (after a move) is
+    rendered afresh.
     """
-    table = Table.read(game, seat, token)
+    game, token = seat.game, table.token
     user = request.user
     account = (user.pk, user.get_short_name()) if user.is_authenticated else None
     inputs = (

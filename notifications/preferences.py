@@ -125,24 +125,30 @@ def choose(address: str, kind: str | None, choice: str) -> str:
     return str(KIND_STOPPED[stopped])
 
 
-def mail_stopped(seat: Seat) -> dict | None:
+# Why mail to a seat's address is stopped or lessened, as expressions of the seat's row:
+# ``mail_stopped`` reads them, or the board page with the rest of its table (one query).
+# Addresses are stored normalized (lower case).
+_preference = MailPreference.objects.filter(address=models.OuterRef("email"))
+MAIL_STOPPED_COLUMNS = {
+    "suppression": models.Subquery(
+        Suppression.objects.filter(address=models.OuterRef("email")).values("reason")[:1]
+    ),
+    "digest": models.Subquery(_preference.values("digest")[:1]),
+    "stopped_kinds": models.Subquery(_preference.values("stopped_kinds")[:1]),
+}
+
+
+def mail_stopped(seat: Seat, columns: dict | None = None) -> dict | None:
     """Why mail to ``seat``'s address is stopped or lessened (a digest instead of turn
     emails, kinds stopped), with the token to turn it all back on: plain values, in the
-    active language (the board page's cache key holds them)."""
+    active language (the board page's cache key holds them). ``columns``: the values of
+    ``MAIL_STOPPED_COLUMNS`` for the seat's row, when already read."""
     if seat.is_bot or not seat.email:
         return None
+    if columns is None:
+        columns = Seat.objects.filter(pk=seat.pk).values(**MAIL_STOPPED_COLUMNS).get()
+    reason, digest, kinds = columns["suppression"], columns["digest"], columns["stopped_kinds"]
     address = seat.email.lower()
-    # One query for both rows (on every board page): the seat's row carries them.
-    preference = MailPreference.objects.filter(address=address)
-    reason, digest, kinds = (
-        Seat.objects.filter(pk=seat.pk)
-        .values_list(
-            models.Subquery(Suppression.objects.filter(address=address).values("reason")[:1]),
-            models.Subquery(preference.values("digest")[:1]),
-            models.Subquery(preference.values("stopped_kinds")[:1]),
-        )
-        .get()
-    )
     stopped = [str(KIND_NAMES[kind]) for kind in kinds or ()]
     if reason is None and not stopped and not digest:
         return None

@@ -45,15 +45,17 @@ def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
             and game.seat_to_move == seat.position
             and not seat.is_bot
         )
+        # Why mail to the player is stopped, read with the table's rows: one query.
+        table = Table.read(game, seat, token, also=preferences.MAIL_STOPPED_COLUMNS)
         around = {
             "your_turn": your_turn,
             # Where to go next, once this game waits for others.
             "next_waiting": None if your_turn else waiting_elsewhere(seat),
             "poll_seconds": settings.RAILMAIL_BOARD_POLL_SECONDS,
-            "mail_stopped": preferences.mail_stopped(seat),
+            "mail_stopped": preferences.mail_stopped(seat, dict(table.also)),
         }
         # Rendered once per game version and what the page shows, and cached.
-        return HttpResponse(board_page.page(request, game, seat, token, around))
+        return HttpResponse(board_page.page(request, seat, table, around))
 
     snapshot = snapshots.current(game)
     state = snapshot.state
