@@ -6,14 +6,14 @@ so that the two can never disagree about what a game's columns should hold.
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Q
 
 from games import rules
-from games.models import Event, Game
+from games.models import Event, Game, Seat
 
 
 def log_digest(events: Iterable[dict], previous: str = "") -> str:
@@ -31,13 +31,16 @@ def log_digest(events: Iterable[dict], previous: str = "") -> str:
     return digest
 
 
-def project(game: Game, state: Any, last_event: Event) -> dict[str, Any]:
+def project(
+    game: Game, state: Any, last_event: Event, seats: Sequence[Seat] | None = None
+) -> dict[str, Any]:
     """Return the projection columns for ``game`` once ``state`` is reached by ``last_event``.
 
     ``state`` is the rules engine's GameState after replaying the log up to and including
     ``last_event``. The deadline runs from the last event that is not a clock event: a
     player has ``time_per_move`` from the moment it became their turn, plus the time their
-    clock was paused (vacation) since then.
+    clock was paused (vacation) since then. ``seats``: the game's seats in position order,
+    when the caller has read them already (else the one needed is read).
     """
     if state.is_over:
         status = Game.Status.FINISHED
@@ -47,7 +50,7 @@ def project(game: Game, state: Any, last_event: Event) -> dict[str, Any]:
         status = Game.Status.ACTIVE
     seat_to_move = state.seat_to_move
     deadline = None
-    if seat_to_move is not None and _bot_plays(game, seat_to_move):
+    if seat_to_move is not None and _bot_plays(game, seat_to_move, seats):
         # A bot's turn is due at once, with or without a time per move: the bot task
         # queued after the commit normally plays it within a second, and the minute scan
         # plays it if that task was never queued (a broker that blinked), so no game
@@ -93,8 +96,10 @@ def _deadline(game: Game, seat_to_move: int, last_event: Event):
     return turn_start.created_at + game.time_per_move + paused
 
 
-def _bot_plays(game: Game, position: int) -> bool:
+def _bot_plays(game: Game, position: int, seats: Sequence[Seat] | None) -> bool:
     """Whether a bot plays the seat: a bot's own seat, or one it keeps after timeouts."""
+    if seats is not None:
+        return seats[position].is_bot or seats[position].autopilot
     if not game.pk:
         return False
     return game.seats.filter(position=position).filter(Q(is_bot=True) | Q(autopilot=True)).exists()

@@ -198,7 +198,9 @@ def _record(game: Game, before: snapshots.Snapshot, events: list[dict]) -> snaps
     for row in rows:
         row.created_at = now
     Event.objects.bulk_create(rows)
-    projection = project(game, after.state, rows[-1])
+    # Read once for the projection (is a bot to move?) and the receivers (who to email).
+    seats = list(game.seats.select_related("user").order_by("position"))
+    projection = project(game, after.state, rows[-1], seats)
     projection["log_digest"] = after.digest
     for name, value in projection.items():
         setattr(game, name, value)
@@ -207,7 +209,9 @@ def _record(game: Game, before: snapshots.Snapshot, events: list[dict]) -> snaps
     game.save(update_fields=[*projection, "remind_at"])
     # Keyed by the new log's digest: harmless even if this transaction rolls back.
     snapshots.store(after)
-    events_recorded.send(sender=Game, game=game, state=after.state, events=rows, snapshot=after)
+    events_recorded.send(
+        sender=Game, game=game, state=after.state, events=rows, snapshot=after, seats=seats
+    )
     # robust: what follows a commit (queueing a bot's turn, ...) never undoes it nor turns
     # it into an error page; the minute scans pick up whatever could not be queued.
     transaction.on_commit(

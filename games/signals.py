@@ -2,8 +2,9 @@ from django.dispatch import Signal
 
 # Sent inside the write transaction, right after events are appended and the game's
 # projection updated, with ``game``, ``state`` (the engine's state after the events),
-# ``events`` (the new Event rows) and ``snapshot`` (games.snapshots.Snapshot: that state
-# with the events of the round so far). Receivers write what must commit or roll back
+# ``events`` (the new Event rows), ``snapshot`` (games.snapshots.Snapshot: that state
+# with the events of the round so far) and ``seats`` (the game's seats in position order,
+# with their accounts, as read in the transaction). Receivers write what must commit or roll back
 # together with the events, such as email outbox rows; an exception here rolls the move
 # back.
 events_recorded = Signal()

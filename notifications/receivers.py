@@ -31,8 +31,7 @@ def write_invitation(sender, seat, reminder: bool, fresh_link: bool = False, **k
 
 
 @receiver(events_recorded, dispatch_uid="notifications.write_game_emails")
-def write_game_emails(sender, game, state, events, snapshot, **kwargs) -> None:
-    seats = list(game.seats.select_related("user").order_by("position"))
+def write_game_emails(sender, game, state, events, snapshot, seats, **kwargs) -> None:
     types = [event.type for event in events]
     for event in events:
         if event.type == rules.ROUND_SCORED:
