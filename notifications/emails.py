@@ -14,6 +14,7 @@ from datetime import date, timedelta
 
 from django.conf import settings
 from django.core import signing
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -126,13 +127,18 @@ def queue(
         "status": Message.Status.SUPPRESSED if stopped else Message.Status.PENDING,
         "next_attempt_at": timezone.now() + after,
     }
-    # Written meanwhile by a concurrent transaction, the row is that one's to send:
-    # get_or_create inserts inside a savepoint of its own and reads the row on a conflict,
-    # so a duplicate never breaks the caller's transaction.
-    message, _created = Message.objects.get_or_create(
-        to=address, game=game, event=event[:64], kind=kind, defaults=fields
-    )
-    return message
+    key = {"to": address, "game": game, "event": event[:64], "kind": kind}
+    try:
+        # Nearly always a new row (a new move, a new day): inserted at once, in a savepoint
+        # so that a duplicate leaves the caller's transaction whole.
+        with transaction.atomic():
+            return Message.objects.create(**key, **fields)
+    except IntegrityError:
+        # Written before, or meanwhile by a concurrent transaction: that one sends it.
+        written = Message.objects.filter(**key).first()
+        if written is None:
+            raise  # not a duplicate
+        return written
 
 
 # Game emails. The receivers (notifications.receivers) call these from inside the write

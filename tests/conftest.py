@@ -41,6 +41,7 @@ BOTH_DATABASES = (
     "tests/games/views/test_cached_pages.py",
     "tests/notifications/test_views.py",
     "tests/notifications/test_digests.py",
+    "tests/notifications/test_emails.py",
     "tests/notifications/test_outbox.py",
     "tests/notifications/test_compose.py",
 )

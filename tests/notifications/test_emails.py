@@ -1,6 +1,7 @@
 import pytest
 from django.conf import settings
 from django.core import mail
+from django.db import transaction
 
 from notifications import emails
 from notifications.models import Message, Suppression
@@ -155,3 +156,22 @@ def test_a_seat_without_an_address_gets_nothing():
     seat = GameFactory(started=False).seats.get(position=0)
     seat.email = ""
     assert emails.invitation(seat) is None
+
+
+def test_the_same_email_queued_twice_is_one_row_and_the_transaction_goes_on():
+    game = GameFactory()
+    seat = game.seats.get(position=0)
+    with transaction.atomic():
+        first = emails.your_turn(game, seat, 1007, "digest")
+        # A duplicate fails to insert (the unique constraint), inside its own savepoint.
+        second = emails.your_turn(game, seat, 1007, "digest")
+        assert first.pk == second.pk
+        # The transaction is whole: it can still write and read.
+        third = emails.your_turn(game, seat, 1008, "digest")
+    assert Message.objects.filter(pk__in=[first.pk, third.pk]).count() == 2
+    assert (
+        Message.objects.filter(
+            kind=emails.YOUR_TURN, seat=seat, event__in=["v1007", "v1008"]
+        ).count()
+        == 2
+    )
