@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextvars
 import logging
+from collections.abc import Sequence
 
 from games.bots import BOTS, DEFAULT_BOT, Bot
 from games.models import Game, Seat
@@ -102,7 +103,13 @@ def play_bot_turns(game_id: int, version: int, *, limit: int) -> tuple[int, Game
     return played, game
 
 
-def needs_bot_task(game: Game) -> bool:
+def needs_bot_task(game: Game, seats: Sequence[Seat]) -> bool:
     """Whether a commit to ``game`` should queue a bot's turn: a bot is to move, and no
-    loop in this thread is already playing the game's bot turns (see the module's notes)."""
-    return not _playing.get() and bot_to_move(game) is not None
+    loop in this thread is already playing the game's bot turns (see the module's notes).
+
+    ``seats``: the game's seats in position order, as the commit left them. A seat that
+    changes hands afterwards does so in a commit of its own, which asks again; the task
+    itself plays only if a bot is still to move."""
+    if _playing.get() or game.status != Game.Status.ACTIVE or game.seat_to_move is None:
+        return False
+    return is_bot_seat(seats[game.seat_to_move])

@@ -12,9 +12,9 @@ log = logging.getLogger(__name__)
 
 
 @receiver(events_appended, dispatch_uid="games.queue_bot_turn")
-def queue_bot_turn(sender, game, **kwargs) -> None:
+def queue_bot_turn(sender, game, seats, **kwargs) -> None:
     """After a commit, queue the bot's turn if a bot is to move."""
-    if not autoplay.needs_bot_task(game):
+    if not autoplay.needs_bot_task(game, seats):
         return
     try:
         tasks.play_bot_turn.delay(game.pk, game.version)

@@ -215,7 +215,8 @@ def _record(game: Game, before: snapshots.Snapshot, events: list[dict]) -> snaps
     # robust: what follows a commit (queueing a bot's turn, ...) never undoes it nor turns
     # it into an error page; the minute scans pick up whatever could not be queued.
     transaction.on_commit(
-        lambda: events_appended.send(sender=Game, game=game, events=rows), robust=True
+        lambda: events_appended.send(sender=Game, game=game, events=rows, seats=seats),
+        robust=True,
     )
     return after
 
