@@ -25,6 +25,15 @@ from games.services import GameSettings, SeatSpec
 lazy_line_label = lazy(line_label, str)
 
 
+class LongSelect(forms.Select):
+    """A list of many options (a move's lines: up to a few hundred), each written in the
+    list's own template: Django's includes a template for every option, which made the
+    move form the dearest part of a board page to render. No option groups, no option
+    attributes but ``selected``."""
+
+    template_name = "games/widgets/long_select.html"
+
+
 class MoveForm(forms.Form):
     """One turn for one seat: a start marker, one or two lines, or a pass.
 
@@ -36,16 +45,21 @@ class MoveForm(forms.Form):
 
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     point = forms.TypedChoiceField(
-        coerce=int, empty_value=None, required=False, label=_("Start marker on")
+        coerce=int,
+        empty_value=None,
+        required=False,
+        label=_("Start marker on"),
+        widget=LongSelect,
     )
     line1 = forms.TypedChoiceField(
-        coerce=int, empty_value=None, required=False, label=_("First line")
+        coerce=int, empty_value=None, required=False, label=_("First line"), widget=LongSelect
     )
     line2 = forms.TypedChoiceField(
         coerce=int,
         empty_value=None,
         required=False,
         label=_("Second line (optional, single lines only)"),
+        widget=LongSelect,
     )
     colour1 = forms.BooleanField(required=False, label=_("Build the first line in my colour"))
     colour2 = forms.BooleanField(required=False, label=_("Build the second line in my colour"))

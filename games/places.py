@@ -196,9 +196,19 @@ def line_name(board: rules.Board, line_id: int) -> str:
 
 def line_label(board: rules.Board, line_id: int) -> str:
     """A line's name with what it costs, for lists to choose from."""
-    if board.lines[line_id][2] == 2:
-        return gettext("%(line)s (double line, costs 2)") % {"line": line_name(board, line_id)}
-    return gettext("%(line)s (costs 1)") % {"line": line_name(board, line_id)}
+    return _line_labels(board, translation.get_language())[line_id]
+
+
+@cache
+def _line_labels(board: rules.Board, language: str | None) -> tuple[str, ...]:
+    # Worded once per board and language: a move form lists up to a few hundred lines.
+    with translation.override(language):
+        double = gettext("%(line)s (double line, costs 2)")
+        single = gettext("%(line)s (costs 1)")
+        return tuple(
+            (double if cost == 2 else single) % {"line": line_name(board, line_id)}
+            for line_id, (_a, _b, cost) in enumerate(board.lines)
+        )
 
 
 def _key(text: str) -> str:
