@@ -9,7 +9,10 @@ from functools import cached_property
 from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.forms.utils import flatatt
 from django.utils.functional import lazy
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -26,12 +29,23 @@ lazy_line_label = lazy(line_label, str)
 
 
 class LongSelect(forms.Select):
-    """A list of many options (a move's lines: up to a few hundred), each written in the
-    list's own template: Django's includes a template for every option, which made the
-    move form the dearest part of a board page to render. No option groups, no option
-    attributes but ``selected``."""
+    """A list of many options (a move's lines: up to a few hundred), written here: Django's
+    Select renders a template for every option, which made the move form the dearest part
+    of a board page to render. The same markup (tests/games/test_forms.py), for lists
+    without option groups or option attributes."""
 
-    template_name = "games/widgets/long_select.html"
+    def render(self, name, value, attrs=None, renderer=None) -> SafeString:
+        chosen = set(self.format_value(value))
+        options = format_html_join(
+            "\n",
+            '<option value="{}"{}>{}</option>',
+            (
+                (key, mark_safe(" selected") if str(key) in chosen else "", label)
+                for key, label in self.choices
+            ),
+        )
+        attributes = flatatt(self.build_attrs(self.attrs, attrs))
+        return format_html('<select name="{}"{}>\n{}\n</select>', name, attributes, options)
 
 
 class MoveForm(forms.Form):
