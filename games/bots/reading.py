@@ -95,9 +95,11 @@ def weigh_hands(
 def _weigh_start(board: rules.Board, start: int, hands: list, weights: list[float]) -> None:
     """A start on a city: the hand's city cheapest to join to its other four."""
     apart = city_distances(board.name)
+    # Up to ``MAX_HANDS`` hands a turn: the sums are taken by ``map`` (the same sums).
+    own_row = apart[start].__getitem__
     for i, hand in enumerate(hands):
-        own = sum(apart[start][city] for city in hand)
-        if any(sum(apart[c][city] for city in hand) < own for c in hand if c != start):
+        own = sum(map(own_row, hand))
+        if any(sum(map(apart[c].__getitem__, hand)) < own for c in hand if c != start):
             weights[i] *= UNEXPLAINED
 
 
@@ -106,15 +108,23 @@ def _weigh_lines(
 ) -> None:
     """Each line ``other`` built this round: on a cheapest way to its nearest city."""
     built: dict = {}
+    last = (-1, [])  # the track (by its number of lines, as it only grows) and its distances
     for line, track in state.built.items():
         if track.seat == other:
-            before = _from_network(state, built, other, start)
+            # Two lines of one turn: the first one's "after" is the second one's "before".
+            same = last[0] == len(built)
+            before = last[1] if same else _from_network(state, built, other, start)
             after = _from_network(state, {**built, line: track}, other, start)
+            last = (len(built) + 1, after)
+            # A hand's nearest city not yet joined is the lowest (distance, point) of its
+            # own: rank the points in that order once, then each hand takes its lowest rank.
+            ahead = sorted((before[p], p) for p in range(len(before)) if before[p] > 0)
+            rank = [len(ahead)] * len(before)  # past every rank: joined already
+            for place, (_dist, point) in enumerate(ahead):
+                rank[point] = place
+            missed = [after[point] >= dist for dist, point in ahead] + [True]
             for i, hand in enumerate(hands):
-                nearest = min(
-                    ((before[city], city) for city in hand if before[city] > 0), default=None
-                )
-                if nearest is None or after[nearest[1]] >= nearest[0]:
+                if missed[min(map(rank.__getitem__, hand))]:
                     weights[i] *= UNEXPLAINED
         built[line] = track
 

@@ -68,24 +68,25 @@ def strong_suggestions(state: rules.GameState, seat: int, count: int = 3) -> lis
     if not plans:
         return [rules.Pass()]
     helper = Help(view, seat)
-    chosen = choose_build(view, seat)
+    chosen = _choose_among(view, seat, plans, helper)
     moves = [chosen]
-    ranked = sorted(
-        plans,
-        key=lambda plan: (
-            plan.missing,
-            plan.own,
-            helper.of(plan.lines),
-            len(plan.lines),
-            plan.lines,
-        ),
-    )
-    for plan in ranked:
+    # Ranked by (missing, own, help, length, lines). Help is dear to work out, so the plans
+    # are grouped by cost first and only the groups reached are weighed: the same order.
+    groups: dict[tuple[int, int], list[Plan]] = {}
+    for plan in plans:
+        groups.setdefault((plan.missing, plan.own), []).append(plan)
+    for costs in sorted(groups):
         if len(moves) == count:
             break
-        move = _as_move(view, seat, plan.lines, helper)
-        if frozenset(move.lines) not in [frozenset(m.lines) for m in moves]:
-            moves.append(move)  # the same lines in another order are the same turn
+        group = sorted(
+            groups[costs], key=lambda plan: (helper.of(plan.lines), len(plan.lines), plan.lines)
+        )
+        for plan in group:
+            if len(moves) == count:
+                break
+            move = _as_move(view, seat, plan.lines, helper)
+            if frozenset(move.lines) not in [frozenset(m.lines) for m in moves]:
+                moves.append(move)  # the same lines in another order are the same turn
     return moves
 
 
@@ -153,15 +154,29 @@ def choose_build(state: rules.GameState, seat: int) -> rules.Move:
     plans = candidate_plans(state, seat)
     if not plans:
         return rules.Pass()
-    helper = Help(state, seat)
+    return _choose_among(state, seat, plans, Help(state, seat))
+
+
+def _choose_among(state: rules.GameState, seat: int, plans: list[Plan], helper: Help) -> rules.Move:
+    """``choose_build`` on plans and help already worked out (``strong_suggestions`` needs
+    them too: worked out once)."""
     candidates = best_plans(plans, helper, CANDIDATES)
     best = candidates[0]
     if best.missing > 0 and len(candidates) > 1:
         rng = random.Random(repr((state.round, seat, tuple(state.built))))
         tables = sample_tables(state, seat, rng, TABLES)
-        best = min(
-            candidates, key=lambda plan: missing_after_replies(state, seat, plan.lines, tables)
-        )
+        # The same lines in another order leave the same track, and the others answer the
+        # same way to much the same track: each is played out once.
+        played: dict[frozenset[int], float] = {}
+        known: dict = {}
+
+        def after_replies(plan: Plan) -> float:
+            key = frozenset(plan.lines)
+            if key not in played:
+                played[key] = missing_after_replies(state, seat, plan.lines, tables, known)
+            return played[key]
+
+        best = min(candidates, key=after_replies)
     return _as_move(state, seat, best.lines, helper)
 
 
@@ -243,6 +258,8 @@ class Help:
             if other != seat and state.start_point(other) is not None
         ]
         self.before = {other: self._reach(state, other) for other in self.opponents}
+        # The same plan is weighed when ranked, chosen and coloured: worked out once.
+        self._known: dict[tuple[tuple[int, ...], frozenset[int]], int] = {}
 
     def _reach(self, state: rules.GameState, other: int) -> int:
         """Sum of the distances from ``other``'s network to the possible cities."""
@@ -255,6 +272,12 @@ class Help:
         those built in the seat's colour)."""
         if not self.opponents:
             return 0
+        key = (lines, coloured)
+        if key not in self._known:
+            self._known[key] = self._work_out(lines, coloured)
+        return self._known[key]
+
+    def _work_out(self, lines: tuple[int, ...], coloured: frozenset[int]) -> int:
         scratch = self.state.copy()
         for i, line in enumerate(lines):
             scratch.built[line] = rules.Track(self.seat, i in coloured)

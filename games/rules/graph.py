@@ -210,39 +210,90 @@ def cheapest_paths(
     (each bucket is worked off lowest point first). With ``targets``, the search stops
     once the nearest of them is settled: distances beyond it are then only upper bounds.
     """
-    edges = adjacency(board)
-    dist = [INFINITY] * len(edges)
-    via = [-1] * len(edges)
+    return _search(board, built, seat, sources, targets, nearest_only=False)
+
+
+def _search(
+    board: Board,
+    built: Built,
+    seat: int,
+    sources: Iterable[int],
+    targets: Iterable[int],
+    *,
+    nearest_only: bool,
+) -> tuple[list[int], list[int]]:
+    """``cheapest_paths``; with ``nearest_only``, it may stop a bucket sooner, once the
+    way to the nearest target (lowest-numbered on a tie) can no longer change: what
+    ``first_line_towards`` reads, and nothing else, is then as ``cheapest_paths`` has it.
+
+    That is at the start of the nearest target's bucket, unless a lower-numbered target
+    could still join that bucket: only along a free (built, usable) line into it, so only
+    targets with such a line hold the search to the end of the bucket.
+    """
+    links = _links(board)
+    costs = line_costs(board, built, seat)
+    dist = [INFINITY] * len(links)
+    via = [-1] * len(links)
     first = list(dict.fromkeys(sources))
     for point in first:
         dist[point] = 0
     heapify(first)
-    buckets: list[list[int]] = [first]
+    # A line costs at most 2: from bucket ``value``, pushes go to the next two at most,
+    # so two empty buckets are kept ahead; ``top`` is the highest that was pushed to.
+    buckets: list[list[int]] = [first, [], []]
+    top = 0
     wanted = set(targets)
+    on_track = [t for t in wanted if any(costs[line] == 0 for _other, line in links[t])]
     value = 0
-    while value < len(buckets):
+    while value <= top:
+        if nearest_only and wanted:
+            near = [t for t in wanted if dist[t] == value]
+            if near:
+                lowest = min(near)
+                if not any(t < lowest and dist[t] > value for t in on_track):
+                    break
         bucket = buckets[value]
         while bucket:
             point = heappop(bucket)
             if dist[point] != value:
                 continue
-            for other, line, cost in edges[point]:
-                track = built.get(line)
-                if track is not None:
-                    if track.exclusive and track.seat != seat:
-                        continue
-                    cost = 0
-                new = value + cost
+            for other, line in links[point]:
+                new = value + costs[line]  # never below INFINITY across a barred line
                 if new < dist[other]:
                     dist[other] = new
                     via[other] = line
-                    while len(buckets) <= new:
-                        buckets.append([])
                     heappush(buckets[new], other)
+                    if new > top:
+                        top = new
         if wanted and any(dist[t] == value for t in wanted):
             break
         value += 1
+        buckets.append([])
     return dist, via
+
+
+@cache
+def _links(board: Board) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Each point's lines as ``(neighbour, line id)``, in line order (once per board)."""
+    return tuple(tuple((other, line) for other, line, _cost in edges) for edges in adjacency(board))
+
+
+def line_costs(board: Board, built: Built, seat: int) -> list[int]:
+    """What each line costs ``seat`` with ``built`` track: its building cost when free, 0
+    when built and usable, INFINITY when another seat's coloured line bars it (no way
+    across it is ever cheaper than none). One list per search, so its inner loop indexes
+    a list instead of looking every line up in ``built``.
+    """
+    costs = list(_building_costs(board))
+    for line, track in built.items():
+        costs[line] = INFINITY if track.exclusive and track.seat != seat else 0
+    return costs
+
+
+@cache
+def _building_costs(board: Board) -> tuple[int, ...]:
+    """Each line's building cost (once per board)."""
+    return tuple(cost for _a, _b, cost in board.lines)
 
 
 def first_line_towards(
@@ -254,7 +305,7 @@ def first_line_towards(
     targets = set(targets) - network
     if not targets or not network:
         return None
-    dist, via = cheapest_paths(board, built, seat, network, targets)
+    dist, via = _search(board, built, seat, network, targets, nearest_only=True)
     found = [t for t in targets if dist[t] < INFINITY]
     if not found:
         return None

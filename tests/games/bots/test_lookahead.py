@@ -1,7 +1,7 @@
 import random
 
 from games import rules
-from games.bots.lookahead import REPLY_ROUNDS, missing_after_replies, replies
+from games.bots.lookahead import REPLY_ROUNDS, Components, missing_after_replies, replies
 from games.bots.reading import sample_tables
 from games.bots.strong import candidate_plans, own_view
 from tests.games.bots.positions import one_round_of_greedy_play
@@ -59,5 +59,38 @@ def test_the_seat_is_left_its_exact_missing_cost_after_the_answers():
                 scratch.built[line] = rules.Track(builder, False)
             after = missing_after_replies(view, seat, plan.lines, [table])
             assert after == rules.missing_cost(scratch, seat) <= alone
+            checked += 1
+    assert checked > 10
+
+
+def test_the_networks_kept_as_lines_are_built_are_those_a_search_finds():
+    rng = random.Random(5)
+    for state in positions():
+        board = state.board
+        built = dict(state.built)
+        kept = {seat: Components(board, built, seat) for seat in [None, *range(state.seat_count)]}
+        free = [line for line in range(len(board.lines)) if line not in built]
+        for line in rng.sample(free, 25):
+            built[line] = rules.Track(rng.randrange(state.seat_count), False)
+            for components in kept.values():
+                components.join(line)
+            for seat, components in kept.items():
+                for point in rng.sample(range(len(board.points)), 5):
+                    assert components.of(point) == rules.reach(board, built, seat, [point])
+
+
+def test_what_is_shared_between_plans_changes_no_answer():
+    """The strong bot plays every candidate out sharing what is worked out on the
+    position: each result is what a call of its own gives."""
+    checked = 0
+    for state in positions():
+        seat = state.seat_to_move
+        view = own_view(state, seat)
+        tables = sample_tables(view, seat, random.Random(4), 3)
+        shared: dict = {}
+        for plan in candidate_plans(view, seat)[:4]:
+            alone = missing_after_replies(view, seat, plan.lines, tables)
+            assert missing_after_replies(view, seat, plan.lines, tables, shared) == alone
+            assert missing_after_replies(view, seat, plan.lines[::-1], tables, shared) == alone
             checked += 1
     assert checked > 10

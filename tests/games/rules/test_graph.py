@@ -1,5 +1,6 @@
 """The graph kernel against plain searches, on random positions of both boards."""
 
+import heapq
 import random
 from collections import deque
 
@@ -112,6 +113,83 @@ def test_distances_and_paths_are_the_cheapest(position):
         assert point in (a, b)
         before = a if b == point else b
         assert dist[before] + line_cost(board, built, seat, via[point]) == value
+
+
+def plain_cheapest_paths(board, built, seat, sources, targets=()) -> tuple[list, list, int]:
+    """Dijkstra with one heap of ``(distance, point)``: of the points equally near, the
+    lowest-numbered is worked off first, each point's lines in line order, and a point
+    keeps the line that first reached it at its distance. With ``targets``, it stops
+    once every point as near as the nearest target is worked off. Also returns the
+    distance up to which points are settled."""
+    lines_at = [[] for _ in board.points]
+    for line, (a, b, _cost) in enumerate(board.lines):
+        lines_at[a].append((b, line))
+        lines_at[b].append((a, line))
+    dist = [INFINITY] * len(board.points)
+    via = [-1] * len(board.points)
+    for point in sources:
+        dist[point] = 0
+    heap = [(0, point) for point in set(sources)]
+    heapq.heapify(heap)
+    settled = INFINITY
+    while heap:
+        value, point = heap[0]
+        if targets and any(dist[t] < value for t in targets):
+            settled = value - 1
+            break  # the nearest target's distance is done with
+        heapq.heappop(heap)
+        if dist[point] != value:
+            continue
+        for other, line in lines_at[point]:
+            cost = line_cost(board, built, seat, line)
+            if cost is not None and value + cost < dist[other]:
+                dist[other] = value + cost
+                via[other] = line
+                heapq.heappush(heap, (value + cost, other))
+    return dist, via, settled
+
+
+@SETTINGS
+@given(positions, st.integers(0, 2**32 - 1))
+def test_cheapest_paths_break_ties_and_stop_as_documented(position, seed):
+    """Against a plain heap Dijkstra: the same distances and the same lines (ties to the
+    lowest-numbered points) for every settled point, with and without targets."""
+    board, built, seat, sources = position
+    rng = random.Random(seed)
+    for targets in ([], *(rng.sample(range(len(board.points)), rng.randint(1, 4)) for _ in "abc")):
+        dist, via = cheapest_paths(board, built, seat, sources, targets)
+        want_dist, want_via, settled = plain_cheapest_paths(board, built, seat, sources, targets)
+        done = [p for p, value in enumerate(want_dist) if value <= settled]
+        assert [dist[p] for p in done] == [want_dist[p] for p in done]
+        assert [via[p] for p in done] == [want_via[p] for p in done]
+        # Beyond the nearest target, distances are upper bounds, never below the truth.
+        if targets:
+            nearest = min(want_dist[t] for t in targets)
+            assert all(dist[p] > nearest for p in range(len(dist)) if p not in done)
+
+
+@SETTINGS
+@given(positions, st.integers(0, 2**32 - 1))
+def test_the_first_line_is_read_off_the_plain_cheapest_paths(position, seed):
+    """The nearest target (lowest-numbered on a tie) and the first free line on its way
+    back, as the plain search without targets has them: a search that stops early must
+    not change which."""
+    board, built, seat, sources = position
+    network = reach(board, built, seat, sources)
+    dist, via, _settled = plain_cheapest_paths(board, built, seat, network)
+    rng = random.Random(seed)
+    for _ in range(6):
+        targets = set(rng.sample(range(len(board.points)), rng.randint(1, 6))) - network
+        found = [t for t in targets if dist[t] < INFINITY]
+        expected = None
+        if found:
+            point = min(found, key=lambda t: (dist[t], t))
+            while point not in network:
+                if via[point] not in built:
+                    expected = via[point]
+                a, b, _cost = board.lines[via[point]]
+                point = a if b == point else b
+        assert first_line_towards(board, built, seat, network, targets) == expected
 
 
 @SETTINGS
