@@ -10,7 +10,6 @@ from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.forms.utils import flatatt
-from django.utils.functional import lazy
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext, pgettext_lazy
@@ -23,9 +22,6 @@ from games.bots import BOTS
 from games.models import Game
 from games.places import line_label, point_name
 from games.services import GameSettings, SeatSpec
-
-# A line's name in the reader's language, worded when shown.
-lazy_line_label = lazy(line_label, str)
 
 
 class LongSelect(forms.Select):
@@ -102,17 +98,17 @@ class MoveForm(forms.Form):
             if self.placing
             else []
         )
-        # Names are only worded when the form is shown, and the second lines only found
-        # when shown or when a second line is sent: a move of one line reads neither.
+        # The second lines are only found when shown or when a second line is sent: a
+        # move of one line does not search what may follow each first line.
         self.fields["point"].choices = [("", gettext("Choose a crossing point"))] + [
             (i, point_name(board, i)) for i in self.start_point_ids
         ]
         self.fields["line1"].choices = [("", gettext("Choose a line"))] + [
-            (i, lazy_line_label(board, i)) for i in self.first_line_ids
+            (i, line_label(board, i)) for i in self.first_line_ids
         ]
         self.fields["line2"].choices = lambda: (
             [("", gettext("No second line"))]
-            + [(i, lazy_line_label(board, i)) for i in self.second_line_ids]
+            + [(i, line_label(board, i)) for i in self.second_line_ids]
         )
         self.may_colour = bool(state.options.exclusive_tracks) and state.exclusive_left[seat] > 0
         if not self.may_colour:
