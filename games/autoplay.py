@@ -70,11 +70,15 @@ def play_turn(game: Game, seat: Seat, expected_version: int, *, reason: str = "b
     return game
 
 
-def bot_to_move(game: Game) -> Seat | None:
-    """The seat to move, if the game is on and a bot plays that seat."""
+def bot_to_move(game: Game, seats: Sequence[Seat] | None = None) -> Seat | None:
+    """The seat to move, if the game is on and a bot plays that seat. ``seats``: the
+    game's seats in position order when already read (else the one to move is read)."""
     if game.status != Game.Status.ACTIVE or game.seat_to_move is None:
         return None
-    seat = game.seats.filter(position=game.seat_to_move).first()
+    if seats is not None:
+        seat = seats[game.seat_to_move]
+    else:
+        seat = game.seats.filter(position=game.seat_to_move).first()
     return seat if seat is not None and is_bot_seat(seat) else None
 
 
@@ -110,6 +114,4 @@ def needs_bot_task(game: Game, seats: Sequence[Seat]) -> bool:
     ``seats``: the game's seats in position order, as the commit left them. A seat that
     changes hands afterwards does so in a commit of its own, which asks again; the task
     itself plays only if a bot is still to move."""
-    if _playing.get() or game.status != Game.Status.ACTIVE or game.seat_to_move is None:
-        return False
-    return is_bot_seat(seats[game.seat_to_move])
+    return not _playing.get() and bot_to_move(game, seats) is not None
