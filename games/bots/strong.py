@@ -166,17 +166,12 @@ def _choose_among(state: rules.GameState, seat: int, plans: list[Plan], helper: 
         rng = random.Random(repr((state.round, seat, tuple(state.built))))
         tables = sample_tables(state, seat, rng, TABLES)
         # The same lines in another order leave the same track, and the others answer the
-        # same way to much the same track: each is played out once.
-        played: dict[frozenset[int], float] = {}
+        # same way to much the same track: ``known`` has each played out once.
         known: dict = {}
-
-        def after_replies(plan: Plan) -> float:
-            key = frozenset(plan.lines)
-            if key not in played:
-                played[key] = missing_after_replies(state, seat, plan.lines, tables, known)
-            return played[key]
-
-        best = min(candidates, key=after_replies)
+        best = min(
+            candidates,
+            key=lambda plan: missing_after_replies(state, seat, plan.lines, tables, known),
+        )
     return _as_move(state, seat, best.lines, helper)
 
 
