@@ -5,21 +5,20 @@ they are public (the engine's ``hands_visible_to``, and the scored round's hands
 
 The page is a function of the game's snapshot (its version and log digest), of a
 ``Table`` (the few other facts it shows) and of what the view reads around the board; it
-is rendered once per all of them and cached (games.fragments). A GET reads the seat's row,
-its game and the seats, and fills in the CSRF token and the table talk.
+is rendered once per all of them and cached (games.fragments). A GET reads the seat, its
+game and the seats in one statement (games.table_read), and fills in the CSRF token and
+the table talk.
 """
 
 from __future__ import annotations
 
 import zoneinfo
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from django.contrib.messages import get_messages
-from django.db.models import Expression
 from django.http import HttpRequest
+from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, pgettext
@@ -37,15 +36,7 @@ from games.board import (
 from games.city_names import city_name, city_names
 from games.forms import MoveForm
 from games.models import Game, Seat
-
-
-@dataclass(frozen=True)
-class SeatRow:
-    position: int
-    name: str
-    is_bot: bool
-    autopilot: bool
-    joined: bool
+from games.table_read import SeatRow
 
 
 @dataclass(frozen=True)
@@ -60,43 +51,21 @@ class Table:
     token: str  # the seat link's, for the page's own links
     timezone: str
     seats: tuple[SeatRow, ...]
-    # More of the viewer's facts read with the seats' rows, for the page around the
-    # board (``read``'s ``also``), as (name, value) pairs.
-    also: tuple[tuple[str, Any], ...] = ()
 
     @classmethod
-    def read(
-        cls, game: Game, seat: Seat, token: str, *, also: Mapping[str, Expression] | None = None
-    ) -> Table:
-        """The table of ``seat``'s page in ``game``: one query, for every seat's row (and
-        the viewer's time zone, and ``also``: expressions of a seat's row by name, such
-        as why mail to its address is stopped, read in the same query)."""
-        also = dict(also or {})
-        rows = game.seats.order_by("position").values_list(
-            "position",
-            "name",
-            "is_bot",
-            "autopilot",
-            "joined_at",
-            "user__timezone",
-            "browser_time_zone",
-            *also.values(),
-        )
-        seats, timezone, browser, mine = [], None, "", ()
-        for position, name, is_bot, autopilot, joined_at, user_timezone, reported, *more in rows:
-            seats.append(SeatRow(position, name, is_bot, autopilot, joined_at is not None))
-            if position == seat.position:
-                timezone, browser = user_timezone, reported
-                mine = tuple(zip(also, more, strict=True))
+    def of(cls, seat: Seat, token: str) -> Table:
+        """The table of ``seat``'s page, from what was read with the seat (its game, its
+        account and its ``table``: games.table_read)."""
+        game = seat.game
+        account = seat.user.timezone if seat.user_id else None
         return cls(
             title=game.display_name,
             deadline=game.deadline,
             viewer=seat.position,
             viewer_is_bot=seat.is_bot,
             token=token,
-            timezone=time_zones.zone_name_for(timezone, game, browser),
-            seats=tuple(seats),
-            also=mine,
+            timezone=time_zones.zone_name_for(account, game, seat.browser_time_zone),
+            seats=seat.table,
         )
 
 
@@ -188,7 +157,7 @@ def page(request: HttpRequest, seat: Seat, table: Table, around: dict) -> SafeSt
     """``seat``'s whole board page as a GET shows it (games/board.html).
 
     Rendered once and cached for its inputs: the game's version and log digest, the
-    ``table`` (``Table.read``), ``around`` (what the view read for the page around the
+    ``table`` (``Table.of``), ``around`` (what the view read for the page around the
     board: plain values only), the seat's own banner facts, the page's path and the
     signed-in account's name. Filled in per request: the CSRF token and the table talk
     panel (read afresh each time). A request with messages to show (after a move) is
@@ -225,7 +194,10 @@ def page(request: HttpRequest, seat: Seat, table: Table, around: dict) -> SafeSt
         fragment = fragments.Fragment({"page": holes.split(render(holes)["page"])})
     else:
         fragment = fragments.cached("board-page", inputs, render)
-    return fragment.fill("page", request, talk=talk_panel.panel(request, seat, token))
+    # One token for the page's forms and the panel's: each get_token() masks it anew.
+    csrf_token = get_token(request)
+    talk = talk_panel.panel(request, seat, token, csrf_token=csrf_token)
+    return fragment.fill("page", request, csrf_token, talk=talk)
 
 
 def board_parts(game: Game, table: Table, holes: fragments.Holes) -> dict[str, str]:

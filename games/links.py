@@ -15,11 +15,13 @@ the player uses.
     seat_path(seat) -> "/s/<token>/"
     seat_url(seat) -> settings.SITE_URL + seat_path(seat)
     fresh_seat_url(seat) -> the absolute link with the seat's pending nonce
-    seat_for_token(token, use=False) -> Seat, or raises BadLink; ``use`` (a POST)
-        makes a fresh link the current one
+    seat_for_token(token, use=False, read=read_seat) -> Seat, or raises BadLink; ``use``
+        (a POST) makes a fresh link the current one
     rotate_link(seat) -> None: new nonce, every older link of the seat dies
     replay_url(game) -> absolute URL of the game's replay page ("games:replay")
 """
+
+from collections.abc import Callable
 
 from django.conf import settings
 from django.core import signing
@@ -74,11 +76,24 @@ def fresh_seat_url(seat: Seat) -> str:
     return url_with_nonce(seat, seat.pending_link_nonce)
 
 
-def seat_for_token(token: str, *, use: bool = False) -> Seat:
+def read_seat(game_id: int, position: int) -> Seat | None:
+    """Seat ``position`` of game ``game_id`` with its game and account, or None."""
+    seats = Seat.objects.select_related("game", "user").filter(game_id=game_id, position=position)
+    return next(iter(seats), None)
+
+
+def seat_for_token(
+    token: str,
+    *,
+    use: bool = False,
+    read: Callable[[int, int], Seat | None] = read_seat,
+) -> Seat:
     """The seat a token opens, or BadLink (tampered, revoked or missing).
 
     A fresh link's token opens the seat too; with ``use`` (the request is a POST through
-    it) it becomes the seat's current link, and every older link dies.
+    it) it becomes the seat's current link, and every older link dies. ``read(game_id,
+    position)`` reads the seat, with its game and account (a board page reads its whole
+    table with it: games.table_read).
     """
     try:
         payload = signing.loads(token, salt=SALT)
@@ -87,10 +102,9 @@ def seat_for_token(token: str, *, use: bool = False) -> Seat:
         raise BadLink("tampered") from exc
     if not isinstance(game_id, int) or not isinstance(position, int) or not isinstance(nonce, str):
         raise BadLink("tampered")
-    try:
-        seat = Seat.objects.select_related("game", "user").get(game_id=game_id, position=position)
-    except Seat.DoesNotExist:
-        raise BadLink("missing") from None
+    seat = read(game_id, position)
+    if seat is None:
+        raise BadLink("missing")
     if constant_time_compare(seat.link_nonce, nonce):
         return seat
     if seat.pending_link_nonce and constant_time_compare(seat.pending_link_nonce, nonce):

@@ -138,14 +138,16 @@ MAIL_STOPPED_COLUMNS = {
 }
 
 
-def mail_stopped(seat: Seat, columns: dict | None = None) -> dict | None:
+def mail_stopped(seat: Seat) -> dict | None:
     """Why mail to ``seat``'s address is stopped or lessened (a digest instead of turn
     emails, kinds stopped), with the token to turn it all back on: plain values, in the
-    active language (the board page's cache key holds them). ``columns``: the values of
-    ``MAIL_STOPPED_COLUMNS`` for the seat's row, when already read."""
+    active language (the board page's cache key holds them). Read from the seat when it
+    was read annotated with ``MAIL_STOPPED_COLUMNS`` (a board page's is), else queried."""
     if seat.is_bot or not seat.email:
         return None
-    if columns is None:
+    if all(hasattr(seat, name) for name in MAIL_STOPPED_COLUMNS):
+        columns = {name: getattr(seat, name) for name in MAIL_STOPPED_COLUMNS}
+    else:
         columns = Seat.objects.filter(pk=seat.pk).values(**MAIL_STOPPED_COLUMNS).get()
     reason, digest, kinds = columns["suppression"], columns["digest"], columns["stopped_kinds"]
     address = seat.email.lower()

@@ -38,6 +38,8 @@ BOTH_DATABASES = (
     "tests/games/test_services.py",
     "tests/games/test_hidden_information.py",
     "tests/games/test_talk.py",
+    "tests/games/test_compiled_query.py",
+    "tests/games/test_table_read.py",
     "tests/games/views/test_cached_pages.py",
     "tests/notifications/test_views.py",
     "tests/notifications/test_digests.py",

@@ -21,14 +21,19 @@ from games.explanations import explain
 from games.forms import EmailForm, MoveForm
 from games.links import seat_path
 from games.models import Game, Seat
+from games.table_read import TableRead
 from games.views.seat_link import seat_link
 from notifications import preferences
 from pbem import ratelimits
 
+# The seat, its game and account, the table's rows and why mail to the player is stopped:
+# one statement for each board page.
+read_table = TableRead(also=preferences.MAIL_STOPPED_COLUMNS)
+
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @never_cache  # the board page shows the player's hand
-@seat_link
+@seat_link(read=read_table)
 def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
     """A seat's board page; a POST plays the seat's move."""
     game = seat.game
@@ -45,14 +50,13 @@ def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
             and game.seat_to_move == seat.position
             and not seat.is_bot
         )
-        # Why mail to the player is stopped, read with the table's rows: one query.
-        table = Table.read(game, seat, token, also=preferences.MAIL_STOPPED_COLUMNS)
+        table = Table.of(seat, token)
         around = {
             "your_turn": your_turn,
             # Where to go next, once this game waits for others.
             "next_waiting": None if your_turn else waiting_elsewhere(seat),
             "poll_seconds": settings.RAILMAIL_BOARD_POLL_SECONDS,
-            "mail_stopped": preferences.mail_stopped(seat, dict(table.also)),
+            "mail_stopped": preferences.mail_stopped(seat),
         }
         # Rendered once per game version and what the page shows, and cached.
         return HttpResponse(board_page.page(request, seat, table, around))
@@ -128,7 +132,7 @@ def waiting_elsewhere(seat: Seat) -> dict | None:
 def _board(request, seat, snapshot, form, *, status=200, moved_on=False, error=None):
     """The page after a move that was not taken: rendered afresh, never cached."""
     token = request.resolver_match.kwargs["token"]
-    table = Table.read(seat.game, seat, token)
+    table = Table.of(seat, token)
     context = seat_page(snapshot, table, form)
     context["moved_on"] = moved_on
     context["error_form"] = error

@@ -9,15 +9,22 @@ from django.utils import translation
 
 from games.forms import EmailForm
 from games.languages import language_for
-from games.links import BadLink, seat_for_token
+from games.links import BadLink, read_seat, seat_for_token
+from games.models import Seat
 
 
-def seat_link(view: Callable | None = None, *, revoked_too: bool = False):
+def seat_link(
+    view: Callable | None = None,
+    *,
+    revoked_too: bool = False,
+    read: Callable[[int, int], Seat | None] = read_seat,
+):
     """Resolve the view's ``token`` to its seat, or answer the bad-link page.
 
     The view is called as ``view(request, seat, ...)``, in the seat's language. With
     ``revoked_too``, a link that a newer one replaced still reaches the view with its seat
-    (asking for a fresh link must work from an old one).
+    (asking for a fresh link must work from an old one). ``read`` reads the seat (see
+    games.links.seat_for_token).
     """
 
     def decorate(view: Callable) -> Callable:
@@ -25,7 +32,7 @@ def seat_link(view: Callable | None = None, *, revoked_too: bool = False):
         def wrapper(request: HttpRequest, token: str, *args, **kwargs) -> HttpResponse:
             try:
                 # A POST through a fresh link makes it the seat's current link.
-                seat = seat_for_token(token, use=request.method == "POST")
+                seat = seat_for_token(token, use=request.method == "POST", read=read)
             except BadLink as exc:
                 if not (revoked_too and exc.seat is not None):
                     return bad_link(request, token, exc)

@@ -1,0 +1,97 @@
+"""A seat with its game, its player's account and everyone at its table, in one statement.
+
+A board page is read on every visit and every poll, and most of its time went to reading
+it: the seat with its game and account, then the table's rows, two queries whose SQL the
+ORM builds anew each time. Here they are one statement, built once per process
+(games.compiled_query), and its rows become the models the ORM would have given.
+
+    read = TableRead(also={"suppression": Subquery(...)})
+    seat = read(game_id, position)  # None when the game has no such seat
+    seat.game, seat.user             # loaded with it
+    seat.table                       # a SeatRow for each seat, in play order
+    seat.suppression                 # each of ``also``, set as annotate() sets it
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from django.db import DEFAULT_DB_ALIAS
+from django.db.models import Expression, Model
+
+from accounts.models import User
+from games.compiled_query import CompiledQuery
+from games.models import Game, Seat
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """What a page shows of a seat at the table."""
+
+    position: int
+    name: str
+    is_bot: bool
+    autopilot: bool
+    joined: bool
+
+
+def _fields(model: type[Model]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The model's columns: names for a query, attribute names for ``Model.from_db``."""
+    fields = model._meta.concrete_fields
+    return tuple(f.name for f in fields), tuple(f.attname for f in fields)
+
+
+class TableRead:
+    """Reads a seat, its game, its player's account and every seat's row at its table in
+    one statement, with ``also`` (expressions of a seat's row, by name) for the seat."""
+
+    def __init__(self, also: Mapping[str, Expression] | None = None) -> None:
+        self.also = dict(also or {})
+        seat_names, self.seat_attnames = _fields(Seat)
+        game_names, self.game_attnames = _fields(Game)
+        user_names, self.user_attnames = _fields(User)
+        columns = (
+            *seat_names,
+            *(f"game__{name}" for name in game_names),
+            *(f"user__{name}" for name in user_names),
+            *self.also.values(),
+        )
+        self.query = CompiledQuery(
+            lambda game: (
+                Seat.objects.filter(game_id=game).order_by("position").values_list(*columns)
+            )
+        )
+        self.row_fields = tuple(
+            seat_names.index(name) for name in ("position", "name", "is_bot", "autopilot")
+        ) + (seat_names.index("joined_at"),)
+
+    def __call__(self, game_id: int, position: int) -> Seat | None:
+        """Seat ``position`` of game ``game_id``, with its game, account and table; None
+        when there is no such seat."""
+        seats, games, users = (
+            len(self.seat_attnames),
+            len(self.game_attnames),
+            len(self.user_attnames),
+        )
+        found, table = None, []
+        at, name, is_bot, autopilot, joined_at = self.row_fields
+        for row in self.query.rows(game=game_id):
+            table.append(
+                SeatRow(row[at], row[name], row[is_bot], row[autopilot], row[joined_at] is not None)
+            )
+            if row[at] == position:
+                found = row
+        if found is None:
+            return None
+        seat = Seat.from_db(DEFAULT_DB_ALIAS, self.seat_attnames, found[:seats])
+        seat.game = Game.from_db(DEFAULT_DB_ALIAS, self.game_attnames, found[seats : seats + games])
+        if seat.user_id is not None:
+            start = seats + games
+            seat.user = User.from_db(
+                DEFAULT_DB_ALIAS, self.user_attnames, found[start : start + users]
+            )
+        seat.table = tuple(table)
+        for name, value in zip(self.also, found[seats + games + users :], strict=True):
+            setattr(seat, name, value)
+        return seat
