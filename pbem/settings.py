@@ -387,6 +387,19 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# On PostgreSQL, a connection prepares each statement it has run DB_PREPARE_THRESHOLD
+# times (default 5), so the server plans it once rather than on every run: the plan of a
+# board page's one read took twice as long as running it. Preparing needs parameters bound
+# on the server. DB_PREPARE_THRESHOLD=off turns both off, as a pooler that passes one
+# client's statements to several server connections needs (PgBouncer in transaction mode
+# without max_prepared_statements).
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    _prepare_threshold = os.getenv("DB_PREPARE_THRESHOLD", "5")
+    if _prepare_threshold != "off":
+        DATABASES["default"].setdefault("OPTIONS", {}).update(
+            server_side_binding=True, prepare_threshold=int(_prepare_threshold)
+        )
+
 # The embedded default takes concurrent requests: SQLite in WAL mode (readers never wait
 # for the writer), every transaction taking the write lock when it begins (so two never
 # deadlock upgrading a read lock, which SQLite answers at once with "database is locked"),

@@ -179,3 +179,29 @@ def test_check_deploy_is_clean_in_production():
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+DATABASE_OPTIONS = """
+import json
+from django.conf import settings
+print(json.dumps(settings.DATABASES["default"].get("OPTIONS", {})))
+"""
+
+
+@pytest.mark.parametrize(
+    ("threshold", "options"),
+    [
+        ({}, {"server_side_binding": True, "prepare_threshold": 5}),
+        ({"DB_PREPARE_THRESHOLD": "2"}, {"server_side_binding": True, "prepare_threshold": 2}),
+        ({"DB_PREPARE_THRESHOLD": "off"}, {}),
+    ],
+)
+def test_postgresql_prepares_statements_run_again_and_again(threshold, options):
+    result = load({**PRODUCTION, **threshold}, DATABASE_OPTIONS)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == options
+
+
+def test_sqlite_has_no_prepared_statements_to_set():
+    result = load({"DB_PREPARE_THRESHOLD": "2"}, DATABASE_OPTIONS)
+    assert "prepare_threshold" not in json.loads(result.stdout)
