@@ -16,7 +16,6 @@ import zoneinfo
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.contrib.messages import get_messages
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
@@ -164,18 +163,14 @@ def page(request: HttpRequest, seat: Seat, table: Table, around: dict) -> SafeSt
     rendered afresh.
     """
     game, token = seat.game, table.token
-    user = request.user
-    account = (user.pk, user.get_short_name()) if user.is_authenticated else None
     inputs = (
         snapshots.key_for(game.version, game.log_digest),
         table,
         around,
         (seat.autopilot, seat.timeouts_in_a_row),
-        request.get_full_path(),
-        account,
     )
 
-    def render(holes: fragments.Holes) -> dict[str, str]:
+    def render(holes: fragments.Holes) -> str:
         context = {
             "game": game,
             "seat": seat,
@@ -185,19 +180,17 @@ def page(request: HttpRequest, seat: Seat, table: Table, around: dict) -> SafeSt
             "talk": holes.insert("talk"),
             "csrf_token": holes.csrf_token,
         }
-        return {"page": render_to_string("games/board.html", context, request)}
+        return render_to_string("games/board.html", context, request)
 
-    if not game.log_digest or get_messages(request):
-        # No digest, no key that names this log (never the case for a game recorded
-        # through the write path); messages are shown once: rendered afresh.
-        holes = fragments.Holes()
-        fragment = fragments.Fragment({"page": holes.split(render(holes)["page"])})
-    else:
-        fragment = fragments.cached("board-page", inputs, render)
     # One token for the page's forms and the panel's: each get_token() masks it anew.
     csrf_token = get_token(request)
     talk = talk_panel.panel(request, seat, token, csrf_token=csrf_token)
-    return fragment.fill("page", request, csrf_token, talk=talk)
+    # Without a digest, no key names this log (never so for a game recorded through the
+    # write path): rendered afresh.
+    fresh = not game.log_digest
+    return fragments.page(
+        request, "board-page", inputs, render, fresh=fresh, csrf_token=csrf_token, talk=talk
+    )
 
 
 def board_parts(game: Game, table: Table, holes: fragments.Holes) -> dict[str, str]:

@@ -12,6 +12,7 @@ so the cache holds only what is particular to the game.
 
     fragment = fragments.cached("board", inputs, render)   # render(holes) -> {name: html}
     fragment.fill("main", request)
+    fragments.page(request, "board-page", inputs, render)  # a whole page: render -> html
 
 Holes are marked in the rendered text with a nonce drawn for that rendering, so nothing a
 player typed (a name) can pose as one.
@@ -30,6 +31,7 @@ from pathlib import Path
 
 import django
 from django.conf import settings
+from django.contrib.messages import get_messages
 from django.core.cache import cache as django_cache
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
@@ -133,3 +135,29 @@ def cached(kind: str, inputs: tuple, render: Callable[[Holes], dict[str, str]]) 
         except Exception:
             log.warning("could not cache a page fragment", exc_info=True)
     return Fragment(parts)
+
+
+def page(
+    request: HttpRequest,
+    kind: str,
+    inputs: tuple,
+    render: Callable[[Holes], str],
+    *,
+    fresh: bool = False,
+    csrf_token: str | None = None,
+    **inserts: str,
+) -> SafeString:
+    """A whole page of ``kind``, rendered by ``render(holes)`` with ``request`` (the site's
+    frame shows the page's path, the signed-in account and the messages) and cached for
+    ``inputs``, the path and the account. Rendered afresh when ``fresh``, or when the
+    request has messages to show (they show once). The CSRF token (``csrf_token``, by
+    default the request's own) and ``inserts`` are filled in for each request."""
+    if fresh or get_messages(request):
+        holes = Holes()
+        fragment = Fragment({"page": holes.split(render(holes))})
+    else:
+        user = request.user
+        account = (user.pk, user.get_short_name()) if user.is_authenticated else None
+        key = (*inputs, request.get_full_path(), account)
+        fragment = cached(kind, key, lambda holes: {"page": render(holes)})
+    return fragment.fill("page", request, csrf_token, **inserts)

@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
 
+from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
 from games import fragments, rules, snapshots
-from games.board import board_svg, last_turn, render_svg, static_layer
+from games.board import board_svg, last_turn, render_svg
 from games.city_names import city_names
 from games.models import Game, Seat
 from games.narration import describe
@@ -212,11 +213,14 @@ class ReplayPage:
     board_url: str
 
 
-def replay_part(request, game: Game, page: ReplayPage) -> SafeString:
-    """The replay part of the page (games/_replay_main.html), rendered once per game
-    version and ``page`` and cached; never cached for a page that reports an error."""
+def replay_html(
+    request: HttpRequest, game: Game, page: ReplayPage, talk: SafeString | None = None
+) -> SafeString:
+    """The whole replay page (games/replay.html), rendered once per game version and
+    ``page`` and cached (games.fragments.page); never cached for a page that reports an
+    error. ``talk``: the players' table talk panel, filled in for each request."""
 
-    def render(layer) -> str:
+    def render(holes: fragments.Holes) -> str:
         moves = Replay(game, page.viewer)
         frame = moves.frame(page.seq)
         svg = board_svg(
@@ -230,17 +234,22 @@ def replay_part(request, game: Game, page: ReplayPage) -> SafeString:
             "status": page.status,
             "finished_at": page.finished_at,
             "frame": frame,
-            "svg": render_svg(svg, layer),
+            "svg": render_svg(svg, holes.layer),
             "scored_rounds": moves.scored_rounds(),
             "base": page.base,
             "record_url": page.record_url,
             "board_url": page.board_url,
             "error": page.error,
         }
-        return render_to_string("games/_replay_main.html", context)
+        outer = {
+            "game": game,
+            "main": render_to_string("games/_replay_main.html", context),
+            "talk": holes.insert("talk") if talk is not None else "",
+            "csrf_token": holes.csrf_token,
+        }
+        return render_to_string("games/replay.html", outer, request)
 
-    if page.error or not game.log_digest:
-        return render(static_layer)
-    inputs = (snapshots.key_for(game.version, game.log_digest), page)
-    fragment = fragments.cached("replay", inputs, lambda holes: {"main": render(holes.layer)})
-    return fragment.fill("main", request)
+    inputs = (snapshots.key_for(game.version, game.log_digest), page, talk is not None)
+    fresh = bool(page.error) or not game.log_digest
+    inserts = {"talk": talk} if talk is not None else {}
+    return fragments.page(request, "replay", inputs, render, fresh=fresh, **inserts)

@@ -17,7 +17,7 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 
-from games import finished_games, links, replay_page
+from games import finished_games, links, replay_page, talk_panel
 from games.forms import PlayerFilterForm, ReplayStepForm
 from games.models import Game, Seat
 from games.views.seat_link import seat_link
@@ -108,10 +108,10 @@ def _replay(
         record_url=record_url,
         board_url=board_url,
     )
-    context = {"game": game, "main": replay_page.replay_part(request, game, page)}
-    if talk_token:
-        context |= {"talk_seat": seat, "talk_token": talk_token}
-    response = render(request, "games/replay.html", context, status=status)
+    # The players' table talk, read afresh for each request; never in the public replay.
+    talk = talk_panel.panel(request, seat, talk_token, readonly=True) if talk_token else None
+    html = replay_page.replay_html(request, game, page, talk)
+    response = HttpResponse(html, status=status)
     if game.status != Game.Status.FINISHED and seat is not None:
         # A running game's replay shows the viewer's hand: no copy in any cache.
         add_never_cache_headers(response)

@@ -104,3 +104,15 @@ def test_a_message_after_a_move_is_shown_once(client):
     response = client.post(seat_path(seat), {"version": game.version, "point": point}, follow=True)
     assert b"Your move is in" in response.content
     assert b"Your move is in" not in client.get(seat_path(seat)).content
+
+
+def test_the_replay_reads_table_talk_and_the_account_afresh(client):
+    game = play_turn(GameFactory())
+    path = seat_path(game.seats.get(position=0)) + "history/"
+    assert b"Well played." not in client.get(path).content
+    talk.post(game.seats.get(position=1), "Well played.")
+    assert b"Well played." in client.get(path).content
+    client.force_login(UserFactory(name="Grace Hopper"))
+    assert b"Grace" in client.get(path).content
+    client.logout()
+    assert b"Grace" not in client.get(path).content
