@@ -62,18 +62,18 @@ class TableRead:
                 Seat.objects.filter(game_id=game).order_by("position").values_list(*columns)
             )
         )
-        self.row_fields = tuple(
-            seat_names.index(name) for name in ("position", "name", "is_bot", "autopilot")
-        ) + (seat_names.index("joined_at"),)
+        # Where each part of a row starts and ends, and where a SeatRow's columns are.
+        game_at = len(seat_names)
+        user_at = game_at + len(game_names)
+        also_at = user_at + len(user_names)
+        self.parts = (slice(0, game_at), slice(game_at, user_at), slice(user_at, also_at))
+        self.also_at = also_at
+        shown = ("position", "name", "is_bot", "autopilot", "joined_at")
+        self.row_fields = tuple(seat_names.index(name) for name in shown)
 
     def __call__(self, game_id: int, position: int) -> Seat | None:
         """Seat ``position`` of game ``game_id``, with its game, account and table; None
         when there is no such seat."""
-        seats, games, users = (
-            len(self.seat_attnames),
-            len(self.game_attnames),
-            len(self.user_attnames),
-        )
         found, table = None, []
         at, name, is_bot, autopilot, joined_at = self.row_fields
         for row in self.query.rows(game=game_id):
@@ -84,14 +84,12 @@ class TableRead:
                 found = row
         if found is None:
             return None
-        seat = Seat.from_db(DEFAULT_DB_ALIAS, self.seat_attnames, found[:seats])
-        seat.game = Game.from_db(DEFAULT_DB_ALIAS, self.game_attnames, found[seats : seats + games])
+        seat_part, game_part, user_part = self.parts
+        seat = Seat.from_db(DEFAULT_DB_ALIAS, self.seat_attnames, found[seat_part])
+        seat.game = Game.from_db(DEFAULT_DB_ALIAS, self.game_attnames, found[game_part])
         if seat.user_id is not None:
-            start = seats + games
-            seat.user = User.from_db(
-                DEFAULT_DB_ALIAS, self.user_attnames, found[start : start + users]
-            )
+            seat.user = User.from_db(DEFAULT_DB_ALIAS, self.user_attnames, found[user_part])
         seat.table = tuple(table)
-        for name, value in zip(self.also, found[seats + games + users :], strict=True):
+        for name, value in zip(self.also, found[self.also_at :], strict=True):
             setattr(seat, name, value)
         return seat
