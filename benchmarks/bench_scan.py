@@ -251,7 +251,9 @@ def measure(now: str, runs: int, explain: bool) -> None:
             for sql, params, took in statements:
                 cursor.execute("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) " + sql, params)
                 plan = [row[0] for row in cursor.fetchall()]
-                plans.append({"sql": cursor.mogrify(sql, params), "plan": plan, "ms": took})
+                # The statement with its values, as the server ran it (whichever side binds).
+                shown = connection.ops.compose_sql(sql, params)
+                plans.append({"sql": shown, "plan": plan, "ms": took})
     result = {"times": times, "queueing": queueing, "report": report, "queued": queued}
     print(json.dumps({**result, "plans": plans}))
 
