@@ -102,8 +102,8 @@ class CompiledQuery:
             if by_value.get(a) is None or second[by_value[a]] != b:
                 raise ValueError(f"placeholder {index} is not one parameter's value")
             slots.append((index, by_value[a]))
-        if {name for _, name in slots} != set(names):
-            missing = set(names) - {name for _, name in slots}
+        missing = set(names) - {name for _, name in slots}
+        if missing:
             raise ValueError(f"the query does not use {sorted(missing)}")
         expressions = [expression for expression, _sql, _alias in compiler.select]
         converters = tuple(
