@@ -14,10 +14,11 @@ from datetime import datetime
 from functools import cached_property
 
 from django.http import HttpRequest
+from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
-from games import fragments, rules, snapshots
+from games import fragments, rules, snapshots, talk_panel
 from games.board import board_svg, last_turn, render_svg
 from games.city_names import city_names
 from games.models import Game, Seat
@@ -214,11 +215,16 @@ class ReplayPage:
 
 
 def replay_html(
-    request: HttpRequest, game: Game, page: ReplayPage, talk: SafeString | None = None
+    request: HttpRequest,
+    game: Game,
+    page: ReplayPage,
+    talk_seat: Seat | None = None,
+    talk_token: str = "",
 ) -> SafeString:
     """The whole replay page (games/replay.html), rendered once per game version and
     ``page`` and cached (games.fragments.page); never cached for a page that reports an
-    error. ``talk``: the players' table talk panel, filled in for each request."""
+    error. With ``talk_seat`` (the page reached through that seat's link, ``talk_token``),
+    the players' table talk as that seat sees it, read afresh for each request."""
 
     def render(holes: fragments.Holes) -> str:
         moves = Replay(game, page.viewer)
@@ -244,12 +250,20 @@ def replay_html(
         outer = {
             "game": game,
             "main": render_to_string("games/_replay_main.html", context),
-            "talk": holes.insert("talk") if talk is not None else "",
+            "talk": holes.insert("talk") if talk_seat is not None else "",
             "csrf_token": holes.csrf_token,
         }
         return render_to_string("games/replay.html", outer, request)
 
-    inputs = (snapshots.key_for(game.version, game.log_digest), page, talk is not None)
+    inputs = (snapshots.key_for(game.version, game.log_digest), page, talk_seat is not None)
     fresh = bool(page.error) or not game.log_digest
-    inserts = {"talk": talk} if talk is not None else {}
-    return fragments.page(request, "replay", inputs, render, fresh=fresh, **inserts)
+    # One token for the page's forms and the panel's: each get_token() masks it anew.
+    csrf_token = get_token(request)
+    inserts = {}
+    if talk_seat is not None:
+        inserts["talk"] = talk_panel.panel(
+            request, talk_seat, talk_token, readonly=True, csrf_token=csrf_token
+        )
+    return fragments.page(
+        request, "replay", inputs, render, fresh=fresh, csrf_token=csrf_token, **inserts
+    )

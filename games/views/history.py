@@ -17,7 +17,7 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 
-from games import finished_games, links, replay_page, talk_panel
+from games import finished_games, links, replay_page
 from games.forms import PlayerFilterForm, ReplayStepForm
 from games.models import Game, Seat
 from games.views.seat_link import seat_link
@@ -108,9 +108,9 @@ def _replay(
         record_url=record_url,
         board_url=board_url,
     )
-    # The players' table talk, read afresh for each request; never in the public replay.
-    talk = talk_panel.panel(request, seat, talk_token, readonly=True) if talk_token else None
-    html = replay_page.replay_html(request, game, page, talk)
+    # The players' table talk, through a seat's link only: never in the public replay.
+    talk_seat = seat if talk_token else None
+    html = replay_page.replay_html(request, game, page, talk_seat, talk_token)
     response = HttpResponse(html, status=status)
     if game.status != Game.Status.FINISHED and seat is not None:
         # A running game's replay shows the viewer's hand: no copy in any cache.
