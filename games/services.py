@@ -5,9 +5,15 @@ Each function runs in one transaction: lock the game row, take the state at its 
 append the events, update the projection, and schedule follow-up work for after the
 commit. The state after the new events is folded onto the one the move started from and
 cached for the pages that follow: nothing is replayed twice.
+
+A move (submit_move) is decided before its transaction, which then takes no lock first:
+the unique (game, seq) of its events and one conditional UPDATE of the game's row check
+that nobody moved meanwhile. The other changes lock the row first, as they read more than
+the snapshot.
 """
 
 from collections.abc import Mapping, Sequence
+from copy import copy
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -132,33 +138,51 @@ def start_game(game: Game) -> Game:
     return locked
 
 
-def submit_move(game: Game, seat: Seat, move, expected_version: int) -> Game:
+def submit_move(
+    game: Game, seat: Seat, move, expected_version: int, *, seats: Sequence[Seat] | None = None
+) -> Game:
     """Play ``move`` for ``seat``, if the game is still at ``expected_version``.
 
     Raises GameMovedOn when another move got there first, and lets the engine's
     IllegalMove through unchanged. Returns the game with its projection up to date.
+    ``seats``: the game's seats in play order with their accounts, when the caller has
+    read them (a board page has); else they are read.
+
+    The engine decides before the transaction, on the state at ``expected_version``; the
+    transaction then appends only if the game is still there (see _record), so a move
+    takes no lock while it is being decided and a stale one changes nothing.
     """
     if seat.game_id != game.pk:
         raise ValueError(f"Seat {seat.pk} does not belong to game {game.pk}")
+    if game.version != expected_version:
+        # The caller's copy may be older than what the player saw: the row decides.
+        game = Game.objects.get(pk=game.pk)
+        if game.version != expected_version:
+            raise GameMovedOn(expected_version, game.version)
+    before = snapshots.current(game)
+    try:
+        decided = rules.decide(before.state, seat.position, move)
+    except rules.IllegalMove:
+        # Judged on the caller's copy: if the game has moved on since, that is the answer.
+        now_at = Game.objects.filter(pk=game.pk).values_list("version", flat=True).first()
+        if now_at != expected_version:
+            raise GameMovedOn(expected_version, now_at) from None
+        raise
+    moved = copy(game)  # the caller's copy stays as read if the game has moved on
     try:
         with transaction.atomic():
-            locked = _lock(game)
-            if locked.version != expected_version:
-                raise GameMovedOn(expected_version, locked.version)
-            before = snapshots.current(locked)
-            decided = rules.decide(before.state, seat.position, move)
-            after = _record(locked, before, decided)
+            after = _record(moved, before, decided, seats=seats)
             # A move of one's own ends a run of timeouts; a bot's move after a timeout
-            # continues it (the same count record_timeout() makes).
+            # continues it (the same count record_timeout() makes). The seat's row holds
+            # the count the log gave at ``before``: written only when it changes.
             in_a_row = after.timeouts_in_a_row(seat.position)
-            Seat.objects.filter(pk=seat.pk).exclude(timeouts_in_a_row=in_a_row).update(
-                timeouts_in_a_row=in_a_row
-            )
+            if in_a_row != before.timeouts_on_record(seat.position):
+                Seat.objects.filter(pk=seat.pk).update(timeouts_in_a_row=in_a_row)
     except IntegrityError as exc:
-        # Only a concurrent append of the same seq gets here (the row lock normally
-        # stops it first, but not on databases without row locks).
+        # Only a concurrent append of the same seq gets here (the conditional update of
+        # the game's row normally stops it first).
         raise GameMovedOn(expected_version) from exc
-    return locked
+    return moved
 
 
 def append_events(game: Game, events: Sequence[Mapping]) -> Game:
@@ -179,13 +203,24 @@ def _lock(game: Game) -> Game:
     return Game.objects.select_for_update().get(pk=game.pk)
 
 
-def _record(game: Game, before: snapshots.Snapshot, events: list[dict]) -> snapshots.Snapshot:
+def _record(
+    game: Game,
+    before: snapshots.Snapshot,
+    events: list[dict],
+    *,
+    seats: Sequence[Seat] | None = None,
+) -> snapshots.Snapshot:
     """Append ``events`` to ``game``'s log and bring its projection up to date; return
     the snapshot after them.
 
-    ``before`` is the snapshot at the game's version: the engine checks each event on top
-    of it. When they end a round, the next round is dealt and recorded here too, so a game
-    never waits for someone to deal. Must run inside the transaction that locked ``game``.
+    ``before`` is the snapshot at the version ``game`` was read at: the engine checks
+    each event on top of it. When they end a round, the next round is dealt and recorded
+    here too, so a game never waits for someone to deal. The events are appended, and the
+    game's row updated only if it is still at that version (one conditional UPDATE); if
+    another append got there first, this raises GameMovedOn (or the unique (game, seq)
+    IntegrityError) and the caller's transaction writes nothing. Must run inside one.
+    ``seats``: the game's seats in play order with their accounts, when the caller has
+    read them.
     """
     events = list(events)
     after = before.then(events)
@@ -194,19 +229,26 @@ def _record(game: Game, before: snapshots.Snapshot, events: list[dict]) -> snaps
         after = after.then([deal])
         events.append(deal)
     now = timezone.now()
-    rows = [Event.from_engine(game, game.version + n, event) for n, event in enumerate(events, 1)]
+    rows = [Event.from_engine(game, before.version + n, event) for n, event in enumerate(events, 1)]
     for row in rows:
         row.created_at = now
+    # The unique (game, seq) stops a concurrent append of the same events here.
     Event.objects.bulk_create(rows)
-    # Read once for the projection (is a bot to move?) and the receivers (who to email).
-    seats = list(game.seats.select_related("user").order_by("position"))
+    if seats is None:
+        # For the projection (is a bot to move?) and the receivers (who to email).
+        seats = list(game.seats.select_related("user").order_by("position"))
+    # The projection may read the new events (a clock event's deadline does).
     projection = project(game, after.state, rows[-1], seats)
     projection["log_digest"] = after.digest
     for name, value in projection.items():
         setattr(game, name, value)
     # A new deadline (or none): the reminder scan looks at the turn at its first reminder.
     game.remind_at = next(iter(game.reminder_moments()), None)
-    game.save(update_fields=[*projection, "remind_at"])
+    claimed = Game.objects.filter(pk=game.pk, version=before.version).update(
+        **projection, remind_at=game.remind_at
+    )
+    if not claimed:
+        raise GameMovedOn(before.version)
     # Keyed by the new log's digest: harmless even if this transaction rolls back.
     snapshots.store(after)
     events_recorded.send(

@@ -97,6 +97,14 @@ class Snapshot:
         """How many of the seat's last turns, in a row, ended in a timeout."""
         return self.runs[position][0] if position < len(self.runs) else 0
 
+    def timeouts_on_record(self, position: int) -> int:
+        """The count the seat's row holds at this version: its timeouts in a row, its
+        current turn's included once that has timed out (as record_timeout() writes it)."""
+        if position >= len(self.runs):
+            return 0
+        count, timed_out = self.runs[position]
+        return count + 1 if timed_out else count
+
     def then(self, events: Iterable[dict]) -> Snapshot:
         """The snapshot after ``events`` (engine events; their seq follows this version).
 

@@ -126,3 +126,17 @@ def test_a_miss_replays_from_the_latest_round_start_still_cached(monkeypatch):
     monkeypatch.setattr(snapshots.Snapshot, "then", counting)
     assert_same(snapshots.current(game), expected)
     assert folded == list(range(starts[-1] + 1, game.version + 1))
+
+
+def test_the_count_on_record_takes_in_the_turn_that_timed_out_until_it_is_played():
+    # The seat's row holds this count (games.services writes it only when it changes).
+    game = GameFactory()
+    start = snapshots.current(game)
+    late = start.state.seat_to_move
+    timed_out = start.then([{"type": rules.TURN_TIMED_OUT, "seat": late, "in_a_row": 1}])
+    assert (timed_out.timeouts_in_a_row(late), timed_out.timeouts_on_record(late)) == (0, 1)
+    point = rules.legal_start_points(timed_out.state)[0]
+    by_bot = timed_out.then(rules.decide(timed_out.state, late, rules.PlaceStart(point)))
+    assert (by_bot.timeouts_in_a_row(late), by_bot.timeouts_on_record(late)) == (1, 1)
+    assert start.timeouts_on_record(late) == 0
+    assert start.timeouts_on_record(len(start.runs)) == 0  # no such seat
