@@ -9,6 +9,7 @@ ORM builds anew each time. Here they are one statement, built once per process
     seat = read(game_id, position)  # None when the game has no such seat
     seat.game, seat.user             # loaded with it
     seat.table                       # a SeatRow for each seat, in play order
+    read.seats(seat)                 # every seat at the table as models (for a move)
     seat.suppression                 # each of ``also``, set as annotate() sets it
 """
 
@@ -76,7 +77,8 @@ class TableRead:
         when there is no such seat."""
         found, table = None, []
         at, name, is_bot, autopilot, joined_at = self.row_fields
-        for row in self.query.rows(game=game_id):
+        rows = self.query.rows(game=game_id)
+        for row in rows:
             table.append(
                 SeatRow(row[at], row[name], row[is_bot], row[autopilot], row[joined_at] is not None)
             )
@@ -84,12 +86,28 @@ class TableRead:
                 found = row
         if found is None:
             return None
-        seat_part, game_part, user_part = self.parts
-        seat = Seat.from_db(DEFAULT_DB_ALIAS, self.seat_attnames, found[seat_part])
-        seat.game = Game.from_db(DEFAULT_DB_ALIAS, self.game_attnames, found[game_part])
-        if seat.user_id is not None:
-            seat.user = User.from_db(DEFAULT_DB_ALIAS, self.user_attnames, found[user_part])
+        game = Game.from_db(DEFAULT_DB_ALIAS, self.game_attnames, found[self.parts[1]])
+        seat = self._seat(found, game)
         seat.table = tuple(table)
-        for name, value in zip(self.also, found[self.also_at :], strict=True):
+        seat.table_rows = rows
+        return seat
+
+    def seats(self, seat: Seat) -> list[Seat]:
+        """Every seat at the table of ``seat`` (as this read it), in play order, as models
+        with their accounts and ``also``; ``seat`` itself at its place. What a move's
+        write path reads of the table, without reading it again."""
+        at = self.row_fields[0]
+        return [
+            seat if row[at] == seat.position else self._seat(row, seat.game)
+            for row in seat.table_rows
+        ]
+
+    def _seat(self, row: tuple, game: Game) -> Seat:
+        seat_part, _game_part, user_part = self.parts
+        seat = Seat.from_db(DEFAULT_DB_ALIAS, self.seat_attnames, row[seat_part])
+        seat.game = game
+        if seat.user_id is not None:
+            seat.user = User.from_db(DEFAULT_DB_ALIAS, self.user_attnames, row[user_part])
+        for name, value in zip(self.also, row[self.also_at :], strict=True):
             setattr(seat, name, value)
         return seat

@@ -18,7 +18,7 @@ from django.db.models import Exists, F, OuterRef, Q
 from accounts.models import User
 from games.models import Game, Seat
 from notifications import emails
-from notifications.models import MailPreference, Message
+from notifications.models import MailPreference, Message, mail_stopped_columns
 
 # Digest readers handed to tasks per scan; the rest wait a minute.
 BATCH = 200
@@ -40,6 +40,9 @@ def reads_digest(seat: Seat) -> bool:
     """Whether ``seat``'s player gets a daily digest instead of an email each turn."""
     if seat.user is not None:
         return seat.user.email_mode == User.EmailMode.DAILY_DIGEST
+    columns = mail_stopped_columns(seat)  # read with the seat, on a board page
+    if columns is not None:
+        return bool(columns["digest"])
     return MailPreference.objects.filter(address=seat.email.lower(), digest=True).exists()
 
 

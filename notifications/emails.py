@@ -120,7 +120,7 @@ def queue(
     address = normalize_email(address or "")
     if not address:
         return None
-    stopped = Suppression.stops(address, kind)
+    stopped = Suppression.stops(address, kind, seat=seat)
     fields = {
         "seat": seat,
         "facts": facts,

@@ -130,9 +130,17 @@ class Suppression(models.Model):
         return cls.objects.filter(address=address.strip().lower()).first()
 
     @classmethod
-    def stops(cls, address: str, kind: str) -> bool:
-        """Whether mail of ``kind`` to ``address`` must not be sent."""
-        return (address.strip().lower(), kind) in cls.stopping([(address, kind)])
+    def stops(cls, address: str, kind: str, *, seat=None) -> bool:
+        """Whether mail of ``kind`` to ``address`` must not be sent. ``seat``: the seat
+        mailed at that address; when it was read with MAIL_STOPPED_COLUMNS (a board page's
+        table is), they answer without a query."""
+        address = address.strip().lower()
+        columns = mail_stopped_columns(seat) if seat is not None else None
+        if columns is None or seat.email.lower() != address:
+            return (address, kind) in cls.stopping([(address, kind)])
+        if kind in UNSUPPRESSIBLE_KINDS:
+            return False
+        return columns["suppression"] is not None or kind in (columns["stopped_kinds"] or ())
 
     @classmethod
     def stopping(cls, mails: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
@@ -170,6 +178,27 @@ class MailPreference(models.Model):
 
     def __str__(self) -> str:
         return self.address
+
+
+# Why mail to a seat's address is stopped or lessened, as expressions of the seat's row:
+# a board page reads them with the rest of its table (games.table_read, one query), and
+# neither the page nor the emails of a move made there ask again. Addresses are stored
+# normalized (lower case).
+_preference = MailPreference.objects.filter(address=models.OuterRef("email"))
+MAIL_STOPPED_COLUMNS = {
+    "suppression": models.Subquery(
+        Suppression.objects.filter(address=models.OuterRef("email")).values("reason")[:1]
+    ),
+    "digest": models.Subquery(_preference.values("digest")[:1]),
+    "stopped_kinds": models.Subquery(_preference.values("stopped_kinds")[:1]),
+}
+
+
+def mail_stopped_columns(seat) -> dict | None:
+    """``seat``'s MAIL_STOPPED_COLUMNS when it was read with them, else None."""
+    if all(hasattr(seat, name) for name in MAIL_STOPPED_COLUMNS):
+        return {name: getattr(seat, name) for name in MAIL_STOPPED_COLUMNS}
+    return None
 
 
 # A login link is asked for by the person who reads it, there and then: an unsubscribe

@@ -16,7 +16,12 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User, normalize_email
 from games.models import Seat
 from notifications import emails
-from notifications.models import MailPreference, Suppression
+from notifications.models import (
+    MAIL_STOPPED_COLUMNS,
+    MailPreference,
+    Suppression,
+    mail_stopped_columns,
+)
 
 # The emails of games one plays in: the one-click unsubscribe of these moves the reader
 # to the daily digest.
@@ -125,19 +130,6 @@ def choose(address: str, kind: str | None, choice: str) -> str:
     return str(KIND_STOPPED[stopped])
 
 
-# Why mail to a seat's address is stopped or lessened, as expressions of the seat's row:
-# ``mail_stopped`` reads them, or the board page with the rest of its table (one query).
-# Addresses are stored normalized (lower case).
-_preference = MailPreference.objects.filter(address=models.OuterRef("email"))
-MAIL_STOPPED_COLUMNS = {
-    "suppression": models.Subquery(
-        Suppression.objects.filter(address=models.OuterRef("email")).values("reason")[:1]
-    ),
-    "digest": models.Subquery(_preference.values("digest")[:1]),
-    "stopped_kinds": models.Subquery(_preference.values("stopped_kinds")[:1]),
-}
-
-
 def mail_stopped(seat: Seat) -> dict | None:
     """Why mail to ``seat``'s address is stopped or lessened (a digest instead of turn
     emails, kinds stopped), with the token to turn it all back on: plain values, in the
@@ -145,9 +137,8 @@ def mail_stopped(seat: Seat) -> dict | None:
     was read annotated with ``MAIL_STOPPED_COLUMNS`` (a board page's is), else queried."""
     if seat.is_bot or not seat.email:
         return None
-    if all(hasattr(seat, name) for name in MAIL_STOPPED_COLUMNS):
-        columns = {name: getattr(seat, name) for name in MAIL_STOPPED_COLUMNS}
-    else:
+    columns = mail_stopped_columns(seat)
+    if columns is None:
         columns = Seat.objects.filter(pk=seat.pk).values(**MAIL_STOPPED_COLUMNS).get()
     reason, digest, kinds = columns["suppression"], columns["digest"], columns["stopped_kinds"]
     address = seat.email.lower()

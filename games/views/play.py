@@ -24,11 +24,12 @@ from games.models import Game, Seat
 from games.table_read import TableRead
 from games.views.seat_link import seat_link
 from notifications import preferences
+from notifications.models import MAIL_STOPPED_COLUMNS
 from pbem import ratelimits
 
 # The seat, its game and account, the table's rows and why mail to the player is stopped:
 # one statement for each board page.
-read_table = TableRead(also=preferences.MAIL_STOPPED_COLUMNS)
+read_table = TableRead(also=MAIL_STOPPED_COLUMNS)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -90,7 +91,13 @@ def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
     if not form.is_valid():
         return _board(request, seat, snapshot, form, status=400)
     try:
-        services.submit_move(game, seat, form.cleaned_data["move"], form.cleaned_data["version"])
+        services.submit_move(
+            game,
+            seat,
+            form.cleaned_data["move"],
+            form.cleaned_data["version"],
+            seats=read_table.seats(seat),
+        )
     except services.GameMovedOn:
         game.refresh_from_db()
         return _board(request, seat, snapshots.current(game), None, moved_on=True)

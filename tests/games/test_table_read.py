@@ -7,8 +7,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.models import Seat
 from games.table_read import SeatRow, TableRead
-from notifications.models import MailPreference, Suppression
-from notifications.preferences import MAIL_STOPPED_COLUMNS
+from notifications.models import MAIL_STOPPED_COLUMNS, MailPreference, Suppression
 from tests.factories import GameFactory, UserFactory, simulated_game
 
 pytestmark = pytest.mark.django_db

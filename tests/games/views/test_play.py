@@ -1,9 +1,13 @@
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games import rules
+from games.bots import greedy_move
 from games.forms import MoveForm, legal_line_ids
 from games.links import rotate_link, seat_path
 from games.services import load_state
+from notifications.models import MailPreference, Message, Suppression
 from tests.conftest import play_turn
 from tests.factories import GameFactory
 
@@ -284,3 +288,35 @@ def test_a_new_round_first_shows_the_round_that_ended_with_every_hand(client):
     # Once they have moved in the new round, it is gone.
     game = play_turn(game)
     assert "Round 1 is over" not in client.get(seat_path(seat)).content.decode()
+
+
+@pytest.mark.parametrize("choice", ["none", "stopped turn emails", "digest", "bounced"])
+def test_a_move_reads_its_table_once_and_its_emails_ask_nothing_again(client, choice):
+    # The board page's one read holds every seat with why mail to it is stopped: the
+    # write path and the turn email use it rather than asking again.
+    game = building_game()
+    seat = seat_to_move(game)
+    state = load_state(game)
+    move = greedy_move(state, seat.position)
+    after = rules.apply(state, rules.decide(state, seat.position, move)[0])
+    following = game.seats.get(position=after.seat_to_move)
+    if choice == "stopped turn emails":
+        MailPreference.objects.create(address=following.email, stopped_kinds=["your_turn"])
+    elif choice == "digest":
+        MailPreference.objects.create(address=following.email, digest=True)
+    elif choice == "bounced":
+        Suppression.objects.create(address=following.email, reason=Suppression.Reason.BOUNCED)
+    data = {"version": game.version, "line1": state.board.line_id(move.lines[0])}
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(seat_path(seat), data)
+    assert response.status_code == 302
+    reads = [q["sql"] for q in queries if q["sql"].lstrip().upper().startswith("SELECT")]
+    assert len(reads) == 1, reads
+    turn = Message.objects.filter(seat=following, kind="your_turn", event=f"v{game.version + 1}")
+    expected = {
+        "none": [Message.Status.PENDING],
+        "stopped turn emails": [Message.Status.SUPPRESSED],
+        "digest": [],
+        "bounced": [Message.Status.SUPPRESSED],
+    }
+    assert [row.status for row in turn] == expected[choice]
