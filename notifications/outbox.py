@@ -27,9 +27,6 @@ log = logging.getLogger(__name__)
 BATCH = 50
 # Attempts before a row that keeps failing for provider or network reasons is given up.
 MAX_ATTEMPTS = 8
-# A pending row this long past its next attempt has lost its task (the broker may drop
-# messages when it restarts): the sweep queues it again.
-LOST_AFTER = timedelta(minutes=5)
 # A task queued for a row's time may start this much early (clocks of machines differ).
 EARLY = timedelta(seconds=5)
 # How long one delivery task may run. Every network step of a send gives up after
@@ -301,12 +298,17 @@ def with_what_emails_read(rows: QuerySet[Message]) -> list[Message]:
     return rows
 
 
-def lost_rows(now: datetime, after: timedelta = LOST_AFTER) -> list[int]:
-    """Pending rows whose task was lost: ``after`` past their next attempt (the broker may
-    drop messages when it restarts). The sweep queues them again."""
-    # In the order of the partial index of pending rows (no sort), the longest lost first.
-    lost = Message.objects.filter(status=Message.Status.PENDING, next_attempt_at__lte=now - after)
-    return list(lost.order_by("next_attempt_at").values_list("pk", flat=True)[:500])
+def due_rows(now: datetime) -> list[int]:
+    """Pending rows whose time has come, the longest waiting first (at most 500).
+
+    The minute's sweep hands them to delivery: a row written for later (a your-turn email
+    waits its grace period) gets no task until then, and one whose task the broker lost
+    (it may drop messages when it restarts) would wait for ever. A row whose task is
+    queued already may be among them: its claim makes the second task a no-op.
+    """
+    # In the order of the partial index of pending rows (no sort).
+    due = Message.objects.filter(status=Message.Status.PENDING, next_attempt_at__lte=now)
+    return list(due.order_by("next_attempt_at").values_list("pk", flat=True)[:500])
 
 
 def report_stuck(now: datetime) -> int:

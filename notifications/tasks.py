@@ -1,9 +1,8 @@
 """Celery tasks: small, idempotent wrappers around notifications' functions."""
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from celery import shared_task
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -37,27 +36,26 @@ def deliver(self, message_id: int, now: str | None = None) -> str:
 
 
 def deliver_after_commit(message_id: int, due: datetime) -> None:
-    """Queue delivery of an outbox row once the current transaction commits, to run at
-    ``due`` (a your-turn email waits its grace period)."""
+    """Queue delivery of an outbox row once the current transaction commits, if it is
+    ``due`` now. A row due later (a your-turn email waits its grace period) gets no task:
+    the minute's sweep queues it when its time comes, so no broker holds a task for later
+    and a move publishes nothing."""
     if due > timezone.now():
-        if settings.CELERY_TASK_ALWAYS_EAGER:
-            return  # no broker to wait for us: the minute's sweep sends it when due
-        # robust: a broker that is down must not turn a committed move into an error
-        # page; the row stays pending and the sweep queues it again.
-        transaction.on_commit(lambda: deliver.apply_async((message_id,), eta=due), robust=True)
-    else:
-        transaction.on_commit(lambda: deliver.delay(message_id), robust=True)
+        return
+    # robust: a broker that is down must not turn a committed move into an error page;
+    # the row stays pending and the sweep queues it.
+    transaction.on_commit(lambda: deliver.delay(message_id), robust=True)
 
 
 @shared_task
 def sweep_outbox(now: str | None = None) -> dict[str, int]:
-    """Queue again the rows whose task was lost; tell the operator of rows stuck mid-send."""
+    """Every minute: hand the rows that are due to delivery; tell the operator of rows
+    stuck mid-send."""
     moment = datetime.fromisoformat(now) if now else timezone.now()
-    # Without a broker nothing waits for a row's time: every row that is due is sent here.
-    eager = settings.CELERY_TASK_ALWAYS_EAGER
-    lost = outbox.lost_rows(moment, after=timedelta(0) if eager else outbox.LOST_AFTER)
-    queue_each(deliver, [(pk, moment.isoformat()) for pk in lost])
-    return {"requeued": len(lost), "stuck": outbox.report_stuck(moment)}
+    due = outbox.due_rows(moment)
+    # One task for each BATCH rows: a delivery takes along the rows due with its own.
+    queue_each(deliver, [(pk, moment.isoformat()) for pk in due[:: outbox.BATCH]])
+    return {"due": len(due), "stuck": outbox.report_stuck(moment)}
 
 
 @shared_task

@@ -28,8 +28,8 @@ from pbem.celery import app as celery_app
 
 # The minute scan is late after this long: beat has stopped, or its worker.
 SCAN_LATE_AFTER = timedelta(minutes=5)
-# An email is late when it is pending this long past its next attempt (the sweep requeues
-# a row after notifications.outbox.LOST_AFTER; this is well beyond it).
+# An email is late when it is pending this long past its next attempt (the minute's sweep
+# hands every row that is due to delivery; this is well beyond it).
 EMAIL_LATE_AFTER = timedelta(minutes=15)
 
 

@@ -172,8 +172,9 @@ def test_a_game_played_by_email_on_the_whole_stack(installed, tmp_path):
             EMAIL_TIMEOUT="10",
             STATIC_ROOT=str(tmp_path / "static"),
             DEFAULT_FROM_EMAIL="Railmail <games@railmail.example.org>",
-            # A your-turn email waits this long (the broker holds its task until then).
-            RAILMAIL_TURN_EMAIL_GRACE="1",
+            # Your-turn emails at once, each queued as its move commits (one that waits
+            # its grace is queued by the minute's sweep: tests/notifications/test_worker).
+            RAILMAIL_TURN_EMAIL_GRACE="0",
         )
         installed.django(env, "migrate", "--no-input", "-v0")
         installed.django(env, "collectstatic", "--no-input", "-v0")

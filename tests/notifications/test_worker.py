@@ -108,6 +108,20 @@ def test_a_move_that_rolls_back_sends_no_email():
         assert Message.objects.filter(game=game, kind="your_turn").count() == 2
 
 
+def test_a_turn_email_that_waits_its_grace_is_queued_by_the_sweep_when_due(settings):
+    settings.RAILMAIL_TURN_EMAIL_GRACE = 120
+    with celery_worker() as worker:
+        row = turn_email(GameFactory())
+        # Nothing for the broker to hold for two minutes: the move published no task.
+        assert worker.queued(DELIVER) == []
+        assert tasks.sweep_outbox(timezone.now().isoformat())["due"] == 0
+        due = row.next_attempt_at.isoformat()
+        assert tasks.sweep_outbox(due)["due"] == 1
+        assert worker.queued(DELIVER) == [(row.pk, due)]  # on the real broker
+        wait_for(lambda: sent(row), "the turn email once its grace has passed")
+        assert [m.to for m in mail.outbox] == [[row.to]]
+
+
 def test_a_task_that_runs_twice_sends_once():
     with celery_worker() as worker:
         game = GameFactory()
@@ -175,7 +189,7 @@ def test_a_worker_that_dies_mid_send_never_sends_twice(tmp_path: Path):
     assert row.status == Message.Status.SENDING and row.attempts == 1
     # Nothing sends it again by itself; the operator is told it is stuck.
     later = timezone.now() + outbox.STUCK_AFTER + timedelta(minutes=1)
-    assert tasks.sweep_outbox(later.isoformat()) == {"requeued": 0, "stuck": 1}
+    assert tasks.sweep_outbox(later.isoformat()) == {"due": 0, "stuck": 1}
 
 
 # Issue 13: time limits. Celery enforces them in its prefork pool, the production one.
@@ -289,7 +303,7 @@ def test_the_hard_time_limit_leaves_the_row_for_the_operator_who_is_told_once(
     row.refresh_from_db()
     assert row.status == Message.Status.SENDING  # it may have reached the server
     later = (timezone.now() + outbox.STUCK_AFTER).isoformat()
-    assert tasks.sweep_outbox(later) == {"requeued": 0, "stuck": 1}
-    assert tasks.sweep_outbox(later) == {"requeued": 0, "stuck": 1}
+    assert tasks.sweep_outbox(later) == {"due": 0, "stuck": 1}
+    assert tasks.sweep_outbox(later) == {"due": 0, "stuck": 1}
     told = [m for m in mail.outbox if m.to == ["ops@example.org"]]
     assert len(told) == 1 and f"row {row.pk}: login_link" in told[0].body
