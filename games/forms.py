@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from dataclasses import replace
 from datetime import timedelta
-from functools import cached_property
+from functools import cache, cached_property
 
 from django import forms
 from django.conf import settings
@@ -44,6 +45,27 @@ class LongSelect(forms.Select):
         return format_html('<select name="{}"{}>\n{}\n</select>', name, attributes, options)
 
 
+class OptionField(forms.TypedChoiceField):
+    """A choice among a move's options (a line, a crossing point), by number.
+
+    A value is checked against ``allowed()`` (the numbers the rules allow) alone; the
+    labels, hundreds of them, are built only when the list is shown (its choices are
+    given as a function), never for a move's POST.
+    """
+
+    widget = LongSelect
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(coerce=int, empty_value=None, required=False, **kwargs)
+        self.allowed: Callable[[], Collection[int]] = frozenset
+
+    def valid_value(self, value) -> bool:
+        try:
+            return int(value) in self.allowed()
+        except (TypeError, ValueError):
+            return False
+
+
 class MoveForm(forms.Form):
     """One turn for one seat: a start marker, one or two lines, or a pass.
 
@@ -54,23 +76,9 @@ class MoveForm(forms.Form):
     """
 
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
-    point = forms.TypedChoiceField(
-        coerce=int,
-        empty_value=None,
-        required=False,
-        label=_("Start marker on"),
-        widget=LongSelect,
-    )
-    line1 = forms.TypedChoiceField(
-        coerce=int, empty_value=None, required=False, label=_("First line"), widget=LongSelect
-    )
-    line2 = forms.TypedChoiceField(
-        coerce=int,
-        empty_value=None,
-        required=False,
-        label=_("Second line (optional, single lines only)"),
-        widget=LongSelect,
-    )
+    point = OptionField(label=_("Start marker on"))
+    line1 = OptionField(label=_("First line"))
+    line2 = OptionField(label=_("Second line (optional, single lines only)"))
     colour1 = forms.BooleanField(required=False, label=_("Build the first line in my colour"))
     colour2 = forms.BooleanField(required=False, label=_("Build the second line in my colour"))
     pass_turn = forms.BooleanField(required=False, widget=forms.HiddenInput)
@@ -90,30 +98,45 @@ class MoveForm(forms.Form):
         if self.first_line is not None:
             self.first_line_ids = [self.first_line]
         self.chosen_cost = board.lines[self.first_line][2] if self.first_line is not None else 0
-        self.start_point_ids = (
-            sorted(
-                (board.point_index[p] for p in rules.legal_start_points(state)),
-                key=lambda i: (i not in board.city_at, point_name(board, i)),
-            )
-            if self.placing
-            else []
+        self.point_ids = (
+            {board.point_index[p] for p in rules.legal_start_points(state)} if self.placing else ()
         )
-        # The second lines are only found when shown or when a second line is sent: a
-        # move of one line does not search what may follow each first line.
-        self.fields["point"].choices = [("", gettext("Choose a crossing point"))] + [
-            (i, point_name(board, i)) for i in self.start_point_ids
-        ]
-        self.fields["line1"].choices = [("", gettext("Choose a line"))] + [
-            (i, line_label(board, i)) for i in self.first_line_ids
-        ]
-        self.fields["line2"].choices = lambda: (
-            [("", gettext("No second line"))]
-            + [(i, line_label(board, i)) for i in self.second_line_ids]
+        self.fields["point"].allowed = lambda: self.point_ids
+        first_line_ids = set(self.first_line_ids)
+        self.fields["line1"].allowed = lambda: first_line_ids
+        self.fields["line2"].allowed = lambda: self.second_line_ids
+        # Labels only when shown. The second lines are only found when shown or when a
+        # second line is sent: a move of one line does not search what may follow each
+        # first line.
+        # Built once, when first shown (a rendered field lists its choices more than once).
+        self.fields["point"].choices = cache(
+            lambda: (
+                [("", gettext("Choose a crossing point"))]
+                + [(i, point_name(board, i)) for i in self.start_point_ids]
+            )
+        )
+        self.fields["line1"].choices = cache(
+            lambda: (
+                [("", gettext("Choose a line"))]
+                + [(i, line_label(board, i)) for i in self.first_line_ids]
+            )
+        )
+        self.fields["line2"].choices = cache(
+            lambda: (
+                [("", gettext("No second line"))]
+                + [(i, line_label(board, i)) for i in self.second_line_ids]
+            )
         )
         self.may_colour = bool(state.options.exclusive_tracks) and state.exclusive_left[seat] > 0
         if not self.may_colour:
             del self.fields["colour1"]
             del self.fields["colour2"]
+
+    @cached_property
+    def start_point_ids(self) -> list[int]:
+        """The crossing points a start marker may go on, cities first, by name."""
+        board = self.state.board
+        return sorted(self.point_ids, key=lambda i: (i not in board.city_at, point_name(board, i)))
 
     @cached_property
     def second_line_ids(self) -> list[int]:

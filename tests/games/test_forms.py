@@ -1,11 +1,14 @@
 """The move form's lists are written by a widget of its own (games.forms.LongSelect): they
 must say what Django's own select says."""
 
+import random
 from html.parser import HTMLParser
 
 import pytest
 from django import forms
 
+from games import bots, rules
+from games import forms as move_forms
 from games.forms import LongSelect
 
 CHOICES = [("", "Choose a line"), (1, "Wien to Praha"), (2, "A & B <double>"), (30, "Roma")]
@@ -39,3 +42,27 @@ def test_a_long_select_says_what_djangos_select_says(value, required):
     assert Markup(ours).parts == Markup(django_select).parts
     assert "A &amp; B &lt;double&gt;" in ours
     assert ours.count(" selected") == 1  # the empty choice when nothing is chosen
+
+
+def test_a_moves_form_checks_its_numbers_without_labelling_every_option(monkeypatch):
+    events = bots.simulate("transamerica", 3, random.Random(4))
+    state = rules.replay(events[:12])
+    assert state.phase != rules.PLACING and state.seat_to_move is not None
+    seat = state.seat_to_move
+    allowed = move_forms.legal_line_ids(state, seat)
+    refused = next(i for i in range(len(state.board.lines)) if i not in allowed)
+    seconds = move_forms.second_line_ids(state, seat, allowed)
+    labelled = []
+    monkeypatch.setattr(move_forms, "line_label", lambda board, i: labelled.append(i) or str(i))
+
+    def posted(**data):
+        return move_forms.MoveForm({"version": 12, **data}, state=state, seat=seat)
+
+    assert posted(line1=allowed[0]).is_valid()
+    assert not posted(line1=refused).is_valid()
+    assert "line1" in posted(line1="no number").errors
+    assert not posted(line1=allowed[0], line2=refused if refused not in seconds else -1).is_valid()
+    assert labelled == []  # no option was labelled for a POST
+    shown = posted()
+    str(shown["line1"])
+    assert sorted(labelled) == sorted(allowed)
