@@ -10,13 +10,17 @@ returning "ok" is mounted beside the product's pages (only when RAILMAIL_BENCHMA
 and goes through the same middleware. wrk (Debian's, installed by
 scripts/install-system-deps) loads each target on loopback for ``--seconds``, sending
 ``X-Forwarded-Proto: https`` and the site's host so that nothing is redirected; only the
-expected status counts, and any other answer fails the run. Each figure is the median of
-``--runs`` runs, printed as requests/s and as a share of the bare view's.
+expected status counts, and any other answer fails the run. Every target is loaded for 2 s
+first, uncounted: gunicorn binds its port before its workers have started, and a worker's
+first requests warm its connection and caches. Each figure is the median of ``--runs``
+runs, printed as requests/s and as a share of the bare view's (each run's shares of its own
+bare view are printed as it ends).
 
 Move POSTs go to a pool of identical games, each at the same position, so that every POST
-is an accepted move. After the load, the first view of each page after a move (nothing
-rendered for the new version yet: the move itself has cached the game's new state) is
-timed request by request.
+is an accepted move; a connection whose share of the pool is used up stops, and the run
+says so (give a larger ``--pool``). After the load, the first view of each page after a
+move (nothing rendered for the new version yet: the move itself has cached the game's new
+state) is timed request by request.
 
 The pool's games hold the same log, and cached states are keyed by the log's content
 (games.snapshots), so a POST finds the state before the move cached, as it does when the
@@ -50,6 +54,9 @@ HOST = "bench.railmail.test"
 CSRF = "benchcsrftokenbenchcsrftoken0123"  # 32 characters, the cookie's and the form's
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/railmail_bench"
 REDIS = "redis://127.0.0.1:6379/11"
+MOVES = "move POST in the long game"
+# The targets' names in the line each run prints.
+SHORT = ("long board", "early board", "replay", "move")
 
 
 def service_env(database_url: str) -> dict[str, str]:
@@ -71,7 +78,7 @@ def build(pool_size: int, out: Path) -> None:
     import django
 
     django.setup()
-    from django.db import transaction
+    from django.db import connection, transaction
 
     from games import bots, rules, services
     from games.links import seat_path
@@ -110,16 +117,20 @@ def build(pool_size: int, out: Path) -> None:
     else:
         fields = {"line1": board.line_id(move.lines[0])}
     template = Game.objects.get(pk=long.pk)
-    rows = list(Event.objects.filter(game=long).order_by("seq"))
+    columns = {
+        f.attname: getattr(template, f.attname)
+        for f in Game._meta.concrete_fields
+        if not f.primary_key
+    }
     seats = list(Seat.objects.filter(game=long).order_by("position"))
     pool = []
     with transaction.atomic():
-        for n in range(pool_size):
-            copy = Game.objects.get(pk=template.pk)
-            copy.pk = None
-            copy.title = f"pool {n}"
-            copy.thread_token = new_thread_token()
-            copy.save()
+        for start in range(0, pool_size, 500):
+            numbers = range(start, min(start + 500, pool_size))
+            copies = Game.objects.bulk_create(
+                Game(**{**columns, "title": f"pool {n}", "thread_token": new_thread_token()})
+                for n in numbers
+            )
             Seat.objects.bulk_create(
                 Seat(
                     game=copy,
@@ -130,18 +141,24 @@ def build(pool_size: int, out: Path) -> None:
                     email=f"pool{n}.{s.position}@bench.test",
                     joined_at=s.joined_at,
                 )
+                for n, copy in zip(numbers, copies, strict=True)
                 for s in seats
             )
-            Event.objects.bulk_create(
-                Event(game=copy, seq=r.seq, type=r.type, data=r.data, created_at=r.created_at)
-                for r in rows
-            )
-            pool.append(copy)
+            # The long game's rows as they are, for every copy in one statement (the ORM
+            # would send each row over the wire again).
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    f"INSERT INTO {Event._meta.db_table} (game_id, seq, type, data, created_at)"
+                    f" SELECT copy, seq, type, data, created_at FROM {Event._meta.db_table},"
+                    " unnest(%s::bigint[]) AS copy WHERE game_id = %s",
+                    [[copy.pk for copy in copies], long.pk],
+                )
+            pool += copies
     post_paths, bodies = [], []
-    for game in pool:
-        seat = game.seats.get(position=mover)
+    movers = Seat.objects.filter(game__in=pool, position=mover).select_related("game")
+    for seat in movers.order_by("game_id"):
         post_paths.append(seat_path(seat))
-        form = {"csrfmiddlewaretoken": CSRF, "version": game.version, **fields}
+        form = {"csrfmiddlewaretoken": CSRF, "version": seat.game.version, **fields}
         bodies.append(urllib.parse.urlencode(form))
     viewer = long.seats.get(position=mover)
     out.write_text(
@@ -184,22 +201,25 @@ request = function()
   if #paths > 0 then
     n = n + 1
     local i = offset + (n - 1) * tonumber(os.getenv("BENCH_THREADS")) + 1
-    if i > #paths then
-      return wrk.format("POST", "/pool-exhausted/", nil, "")
-    end
     return wrk.format("POST", paths[i], nil, bodies[i])
   end
   return wrk.format(nil, nil, nil, nil)
+end
+-- A thread whose share of the pool is used up stops (the run's time then ends with the
+-- last thread's), rather than sending a move that could not be accepted.
+local function share_done()
+  return #paths > 0 and offset + n * tonumber(os.getenv("BENCH_THREADS")) + 1 > #paths
 end
 response = function(status, headers, body)
   if status ~= expected then
     wrong = wrong + 1
     if wrong < 4 then io.stderr:write("unexpected status " .. status .. "\\n") end
   end
+  if share_done() then wrk.thread:stop() end
 end
 done = function(summary, latency, requests)
-  io.write(string.format("BENCH %d %f %d\\n", summary.requests,
-    summary.requests / (summary.duration / 1e6), summary.errors.status))
+  io.write(string.format("BENCH %d %f %f\\n", summary.requests,
+    summary.requests / (summary.duration / 1e6), summary.duration / 1e6))
 end
 """
 
@@ -219,9 +239,9 @@ def wrk(
     connections: int,
     script: Path,
     pool: Path | None = None,
-) -> tuple[float, int]:
-    """Requests per second at ``path``, and how many were made; raises if any answer had
-    another status."""
+) -> tuple[float, int, float]:
+    """Requests per second at ``path``, how many were made and in how many seconds (fewer
+    than asked when a pool ran out); raises if any answer had another status."""
     threads = 1 if pool is None else connections
     env = {
         **os.environ,
@@ -249,13 +269,13 @@ def wrk(
         check=True,
     )
     line = next(line for line in done.stdout.splitlines() if line.startswith("BENCH "))
-    _, total, rate, _ = line.split()
+    _, total, rate, took = line.split()
     wrong = done.stderr.count("unexpected status")
     if wrong:
         raise SystemExit(f"{path}: {wrong}+ answers were not {status}:\n{done.stderr}")
     if int(total) == 0:
         raise SystemExit(f"{path}: no request completed")
-    return float(rate), int(total)
+    return float(rate), int(total), float(took)
 
 
 def first_views(port: int, targets: dict, count: int) -> dict[str, float]:
@@ -308,10 +328,17 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--connections", type=int, default=4)
-    parser.add_argument("--pool", type=int, default=3000, help="games for the move POSTs")
+    parser.add_argument(
+        "--pool",
+        type=int,
+        help="games for the move POSTs (default: enough for 1,000 moves a second)",
+    )
     args = parser.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("wrk is missing: run scripts/install-system-deps")
+    # The warm-up's moves, each run's, and the first views'.
+    warm, kept = 200, 10
+    pool_size = args.pool or warm + round(1000 * args.seconds) * args.runs + kept
     database_url = os.getenv("BENCH_DATABASE_URL", DEFAULT_DB)
     env = service_env(database_url)
     workdir = Path(tempfile.mkdtemp(prefix="railmail-bench-"))
@@ -320,9 +347,9 @@ def main() -> None:
     command = [PYTHON, "manage.py", "collectstatic", "--no-input", "-v0"]
     subprocess.run(command, cwd=ROOT, env=env, check=True, timeout=300)
     targets_file = workdir / "targets.json"
-    print(f"building the games ({args.pool} in the move pool) ...", flush=True)
+    print(f"building the games ({pool_size} in the move pool) ...", flush=True)
     subprocess.run(
-        [PYTHON, __file__, "--build", str(args.pool), str(targets_file)],
+        [PYTHON, __file__, "--build", str(pool_size), str(targets_file)],
         cwd=ROOT,
         env=env,
         check=True,
@@ -362,46 +389,58 @@ def main() -> None:
                 200,
             ),
         }
+        moves = list(zip(targets["post_paths"], targets["bodies"], strict=True))
         pool_file = workdir / "pool.tsv"
-        results: dict[str, list[float]] = {label: [] for label in pages}
-        results["move POST in the long game"] = []
-        # Each run walks a part of the pool of its own (each connection's thread an
-        # interleaved share of it, as fast as it goes: the threads need not use the same
-        # number); the last games are kept for the first views.
-        kept = 10
-        share = (len(targets["post_paths"]) - kept) // args.runs
-        for run in range(args.runs):
-            for label, (path, status) in pages.items():
-                rate, _ = wrk(
+
+        def load(label: str, seconds: float, part: slice | None = None) -> float:
+            """Load one target for ``seconds`` (the moves: the pool's ``part``)."""
+            if part is None:
+                path, status = pages[label]
+                return wrk(
                     port,
                     path,
                     status=status,
-                    seconds=args.seconds,
+                    seconds=seconds,
                     connections=args.connections,
                     script=script,
-                )
-                results[label].append(rate)
-            part = slice(run * share, (run + 1) * share)
-            lines = [
-                f"{path}\t{body}"
-                for path, body in zip(
-                    targets["post_paths"][part], targets["bodies"][part], strict=True
-                )
-            ]
+                )[0]
+            lines = [f"{path}\t{body}" for path, body in moves[part]]
             pool_file.write_text("\n".join(lines) + "\n")
-            rate, made = wrk(
+            rate, _, took = wrk(
                 port,
                 "/",
                 status=302,
-                seconds=args.seconds,
+                seconds=seconds,
                 connections=args.connections,
                 script=script,
                 pool=pool_file,
             )
-            if made > len(lines) - args.connections:
-                raise SystemExit("the move pool ran out: give a larger --pool")
-            results["move POST in the long game"].append(rate)
-            print(f"run {run + 1} of {args.runs} done", flush=True)
+            if took < seconds * 0.9:
+                print(
+                    f"  (the pool's {len(lines)} moves lasted {took:.1f} s: give a larger --pool)"
+                )
+            return rate
+
+        # Uncounted: the workers start after gunicorn binds its port, and each has its
+        # connection, caches and code paths to warm.
+        for label in pages:
+            load(label, 2)
+        load(MOVES, 2, slice(0, warm))
+        results: dict[str, list[float]] = {label: [] for label in [*pages, MOVES]}
+        # Each run moves in a part of the pool of its own (each connection's thread an
+        # interleaved share of it); the last games are kept for the first views.
+        share = (len(moves) - warm - kept) // args.runs
+        for run in range(args.runs):
+            for label in pages:
+                results[label].append(load(label, args.seconds))
+            part = slice(warm + run * share, warm + (run + 1) * share)
+            results[MOVES].append(load(MOVES, args.seconds, part))
+            floor = results["bare view"][-1]
+            shares = ", ".join(
+                f"{short} {rates[-1] / floor:.3f}"
+                for short, rates in zip(SHORT, list(results.values())[1:], strict=True)
+            )
+            print(f"run {run + 1} of {args.runs}: bare view {floor:.0f} req/s; {shares}")
         floor = statistics.median(results["bare view"])
         print(f"\nmedian of {args.runs} runs, {args.seconds:g} s each, {args.connections} conn.")
         print(f"{'what':<62} {'req/s':>8} {'share of bare':>14}")
