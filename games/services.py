@@ -139,14 +139,22 @@ def start_game(game: Game) -> Game:
 
 
 def submit_move(
-    game: Game, seat: Seat, move, expected_version: int, *, seats: Sequence[Seat] | None = None
+    game: Game,
+    seat: Seat,
+    move,
+    expected_version: int,
+    *,
+    seats: Sequence[Seat] | None = None,
+    before: snapshots.Snapshot | None = None,
 ) -> Game:
     """Play ``move`` for ``seat``, if the game is still at ``expected_version``.
 
     Raises GameMovedOn when another move got there first, and lets the engine's
     IllegalMove through unchanged. Returns the game with its projection up to date.
     ``seats``: the game's seats in play order with their accounts, when the caller has
-    read them (a board page has); else they are read.
+    read them (a board page has); else they are read. ``before``: the game's snapshot as
+    the caller read it, when it has one (a board page checks the move's form with it);
+    used only if it is the one of ``game``'s log at ``expected_version``.
 
     The engine decides before the transaction, on the state at ``expected_version``; the
     transaction then appends only if the game is still there (see _record), so a move
@@ -159,7 +167,8 @@ def submit_move(
         game = Game.objects.get(pk=game.pk)
         if game.version != expected_version:
             raise GameMovedOn(expected_version, game.version)
-    before = snapshots.current(game)
+    if before is None or before.key != snapshots.key_for(game.version, game.log_digest):
+        before = snapshots.current(game)
     try:
         decided = rules.decide(before.state, seat.position, move)
     except rules.IllegalMove:

@@ -97,6 +97,7 @@ def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
             form.cleaned_data["move"],
             form.cleaned_data["version"],
             seats=read_table.seats(seat),
+            before=snapshot,
         )
     except services.GameMovedOn:
         game.refresh_from_db()

@@ -1,9 +1,11 @@
 from datetime import timedelta
 
 import pytest
-from django.db import transaction
+from django.core.cache import cache
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
-from games import rules
+from games import rules, snapshots
 from games.bots import greedy_move
 from games.models import Event, Game
 from games.services import (
@@ -185,3 +187,28 @@ def test_a_whole_game_deals_each_round_by_itself_and_ends():
 
     with pytest.raises(rules.IllegalMove):
         submit_move(game, game.seats.get(position=0), rules.PlaceStart((1, 1)), game.version)
+
+
+def test_a_move_decides_on_the_callers_snapshot_without_reading_the_log():
+    game = GameFactory()
+    before = snapshots.current(game)
+    cache.clear()  # nothing cached: any other snapshot would be rebuilt from the log
+    seat = game.seats.get(position=before.state.seat_to_move)
+    move = greedy_move(before.state, seat.position)
+    with CaptureQueriesContext(connection) as queries:
+        submit_move(game, seat, move, game.version, before=before)
+    assert not [q for q in queries if q["sql"].startswith("SELECT") and "games_event" in q["sql"]]
+    assert seqs(game) == [1, 2, 3]
+
+
+def test_a_move_ignores_a_snapshot_of_another_version():
+    game = GameFactory()
+    old = snapshots.current(game)
+    game = play_turn(game)
+    state = load_state(game)
+    seat = game.seats.get(position=state.seat_to_move)
+    # Decided on the old snapshot, this move would be refused: it is not this seat's turn there.
+    assert old.state.seat_to_move != seat.position
+    submit_move(game, seat, greedy_move(state, seat.position), game.version, before=old)
+    assert seqs(game) == [1, 2, 3, 4]
+    assert Event.objects.get(game=game, seq=4).data["seat"] == seat.position

@@ -35,6 +35,14 @@ def test_the_write_path_caches_the_state_it_built_and_it_is_the_logs():
     assert game.log_digest == log_digest(game.engine_events())
 
 
+def test_a_cached_state_keeps_its_board_by_name_not_a_copy():
+    game = play_turn(GameFactory())
+    cached = snapshots.current(game)  # from the cache, which holds bytes
+    assert cache.get(snapshots.key_for(game.version, game.log_digest)) is not None
+    assert cached.state.board is rules.get_board(game.board)
+    assert len(cache.get(snapshots.key_for(game.version, game.log_digest))) < 4_000
+
+
 def test_a_move_reuses_the_cached_state_and_never_reads_the_log(monkeypatch):
     game = play_turn(GameFactory())
     monkeypatch.setattr(snapshots.GameLog, "read", lambda game: pytest.fail("read the log"))
