@@ -107,7 +107,9 @@ def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
         form.add_error(None, explain(state.board, exc, game.seat_names()))
         return _board(request, seat, snapshot, form, status=422)
     messages.success(request, _("Your move is in. We will email you when it is your turn again."))
-    return redirect(seat_path(seat))
+    # Back to the link the move came through: it opens the seat (its check let the move
+    # through), and needs no signing anew.
+    return redirect(request.path)
 
 
 def waiting_elsewhere(seat: Seat) -> dict | None:

@@ -1,8 +1,9 @@
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import rules
+from games import links, rules
 from games.bots import greedy_move
 from games.forms import MoveForm, legal_line_ids
 from games.links import rotate_link, seat_path
@@ -43,11 +44,26 @@ def test_placing_a_start_marker(client):
     seat = seat_to_move(game)
     state = load_state(game)
     point = state.board.point_index[rules.legal_start_points(state)[0]]
-    response = client.post(seat_path(seat), {"version": game.version, "point": point})
+    path = seat_path(seat)
+    response = client.post(path, {"version": game.version, "point": point})
     assert response.status_code == 302
-    assert response["Location"] == seat_path(seat)
+    assert response["Location"] == path  # back to the link the move came through
     state = load_state(game)
     assert state.starts[seat.position] == point
+
+
+def test_a_move_through_a_fresh_link_leads_back_to_it_and_older_links_die(client):
+    game = GameFactory()
+    seat = seat_to_move(game)
+    old = seat_path(seat)
+    links.start_fresh_link(seat)
+    fresh = links.fresh_seat_url(seat).removeprefix(settings.SITE_URL)
+    state = load_state(game)
+    point = state.board.point_index[rules.legal_start_points(state)[0]]
+    response = client.post(fresh, {"version": game.version, "point": point})
+    assert (response.status_code, response["Location"]) == (302, fresh)
+    assert client.get(fresh).status_code == 200
+    assert client.get(old).status_code == 403
 
 
 def test_building_one_line_with_the_second_left_empty(client):
