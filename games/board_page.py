@@ -19,7 +19,6 @@ from datetime import datetime
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
-from django.utils.safestring import SafeString
 from django.utils.translation import gettext, pgettext
 
 from games import fragments, narration, places, rules, snapshots, talk_panel, time_zones
@@ -152,8 +151,8 @@ def seat_page(
     }
 
 
-def page(request: HttpRequest, seat: Seat, table: Table, around: dict) -> SafeString:
-    """``seat``'s whole board page as a GET shows it (games/board.html).
+def page(request: HttpRequest, seat: Seat, table: Table, around: dict) -> bytes:
+    """``seat``'s whole board page as a GET shows it (games/board.html), as UTF-8.
 
     Rendered once and cached for its inputs: the game's version and log digest, the
     ``table`` (``Table.of``), ``around`` (what the view read for the page around the

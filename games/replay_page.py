@@ -16,7 +16,6 @@ from functools import cached_property
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
-from django.utils.safestring import SafeString
 
 from games import fragments, rules, snapshots, talk_panel
 from games.board import board_svg, last_turn, render_svg
@@ -220,8 +219,8 @@ def replay_html(
     page: ReplayPage,
     talk_seat: Seat | None = None,
     talk_token: str = "",
-) -> SafeString:
-    """The whole replay page (games/replay.html), rendered once per game version and
+) -> bytes:
+    """The whole replay page (games/replay.html) as UTF-8, rendered once per version and
     ``page`` and cached (games.fragments.page); never cached for a page that reports an
     error. With ``talk_seat`` (the page reached through that seat's link, ``talk_token``),
     the players' table talk as that seat sees it, read afresh for each request."""

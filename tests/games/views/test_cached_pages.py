@@ -116,3 +116,20 @@ def test_the_replay_reads_table_talk_and_the_account_afresh(client):
     assert b"Grace" in client.get(path).content
     client.logout()
     assert b"Grace" not in client.get(path).content
+
+
+def test_a_cached_page_is_the_page_rendered_afresh_in_utf8(client):
+    # Kept encoded (games.fragments.page): names, the German board's cities and the talk
+    # filled in come out as UTF-8, the same from the cache as when first rendered.
+    game = GameFactory(board="transeuropa", language="de")
+    game.seats.filter(position=1).update(name="Zoë Ørsted")
+    talk.post(game.seats.get(position=1), "Grüße aus München")
+    path = seat_path(game.seats.get(position=0))
+    first, cached = client.get(path).content, client.get(path).content
+    for page in (first, cached):
+        text = page.decode("utf-8")
+        assert "Zoë Ørsted" in text
+        assert "Grüße aus München" in text
+        assert "München" in text.replace("Grüße aus München", "")  # on the board too
+    token = token_in(first)
+    assert cached.replace(token_in(cached).encode(), token.encode()) == first
