@@ -18,7 +18,7 @@ bare view are printed as it ends).
 
 Move POSTs go to a pool of identical games, each at the same position, so that every POST
 is an accepted move; a connection whose share of the pool is used up stops, and the run
-says so (give a larger ``--pool``). After the load, the first view of each page after a
+fails (give a larger ``--pool``). After the load, the first view of each page after a
 move (nothing rendered for the new version yet: the move itself has cached the game's new
 state) is timed request by request.
 
@@ -199,9 +199,11 @@ if pool_file ~= nil and pool_file ~= "" then
   end
 end
 local counter = 0
+local threads = {}
 setup = function(thread)
   thread:set("offset", counter)
   counter = counter + 1
+  table.insert(threads, thread)
 end
 request = function()
   if #paths > 0 then
@@ -211,8 +213,8 @@ request = function()
   end
   return wrk.format(nil, nil, nil, nil)
 end
--- A thread whose share of the pool is used up stops (the run's time then ends with the
--- last thread's), rather than sending a move that could not be accepted.
+-- A thread whose share of the pool is used up stops rather than send a move that could
+-- not be accepted, and says so: wrk still counts the whole run's time, so the run fails.
 local function share_done()
   return #paths > 0 and offset + n * tonumber(os.getenv("BENCH_THREADS")) + 1 > #paths
 end
@@ -221,11 +223,18 @@ response = function(status, headers, body)
     wrong = wrong + 1
     if wrong < 4 then io.stderr:write("unexpected status " .. status .. "\\n") end
   end
-  if share_done() then wrk.thread:stop() end
+  if share_done() then
+    exhausted = 1
+    wrk.thread:stop()
+  end
 end
 done = function(summary, latency, requests)
-  io.write(string.format("BENCH %d %f %f\\n", summary.requests,
-    summary.requests / (summary.duration / 1e6), summary.duration / 1e6))
+  local ran_out = 0
+  for _, thread in ipairs(threads) do
+    ran_out = ran_out + (thread:get("exhausted") or 0)
+  end
+  io.write(string.format("BENCH %d %f %d\\n", summary.requests,
+    summary.requests / (summary.duration / 1e6), ran_out))
 end
 """
 
@@ -245,9 +254,9 @@ def wrk(
     connections: int,
     script: Path,
     pool: Path | None = None,
-) -> tuple[float, int, float]:
-    """Requests per second at ``path``, how many were made and in how many seconds (fewer
-    than asked when a pool ran out); raises if any answer had another status."""
+) -> tuple[float, int]:
+    """Requests per second at ``path``, and how many were made; raises if any answer had
+    another status, or if a connection used up its share of the move ``pool``."""
     threads = 1 if pool is None else connections
     env = {
         **os.environ,
@@ -275,13 +284,15 @@ def wrk(
         check=True,
     )
     line = next(line for line in done.stdout.splitlines() if line.startswith("BENCH "))
-    _, total, rate, took = line.split()
+    _, total, rate, ran_out = line.split()
     wrong = done.stderr.count("unexpected status")
     if wrong:
         raise SystemExit(f"{path}: {wrong}+ answers were not {status}:\n{done.stderr}")
     if int(total) == 0:
         raise SystemExit(f"{path}: no request completed")
-    return float(rate), int(total), float(took)
+    if int(ran_out):
+        raise SystemExit(f"the move pool ran out after {total} moves: give a larger --pool")
+    return float(rate), int(total)
 
 
 def first_views(port: int, targets: dict, count: int) -> dict[str, float]:
@@ -342,8 +353,9 @@ def main() -> None:
     args = parser.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("wrk is missing: run scripts/install-system-deps")
-    # The warm-up's moves, each run's, and the first views'.
-    warm, kept = 200, 10
+    # Moves for the warm-up, for each run and for the first views: at up to 1,000 a second.
+    warm_seconds, kept = 2, 10
+    warm = 1000 * warm_seconds
     pool_size = args.pool or warm + round(1000 * args.seconds) * args.runs + kept
     database_url = os.getenv("BENCH_DATABASE_URL", DEFAULT_DB)
     env = service_env(database_url)
@@ -412,7 +424,7 @@ def main() -> None:
                 )[0]
             lines = [f"{path}\t{body}" for path, body in moves[part]]
             pool_file.write_text("\n".join(lines) + "\n")
-            rate, _, took = wrk(
+            return wrk(
                 port,
                 "/",
                 status=302,
@@ -420,18 +432,13 @@ def main() -> None:
                 connections=args.connections,
                 script=script,
                 pool=pool_file,
-            )
-            if took < seconds * 0.9:
-                print(
-                    f"  (the pool's {len(lines)} moves lasted {took:.1f} s: give a larger --pool)"
-                )
-            return rate
+            )[0]
 
         # Uncounted: the workers start after gunicorn binds its port, and each has its
         # connection, caches and code paths to warm.
         for label in pages:
-            load(label, 2)
-        load(MOVES, 2, slice(0, warm))
+            load(label, warm_seconds)
+        load(MOVES, warm_seconds, slice(0, warm))
         results: dict[str, list[float]] = {label: [] for label in [*pages, MOVES]}
         # Each run moves in a part of the pool of its own (each connection's thread an
         # interleaved share of it); the last games are kept for the first views.
