@@ -32,7 +32,11 @@ def log_digest(events: Iterable[dict], previous: str = "") -> str:
 
 
 def project(
-    game: Game, state: Any, last_event: Event, seats: Sequence[Seat] | None = None
+    game: Game,
+    state: Any,
+    last_event: Event,
+    seats: Sequence[Seat] | None = None,
+    unwritten: Sequence[Event] = (),
 ) -> dict[str, Any]:
     """Return the projection columns for ``game`` once ``state`` is reached by ``last_event``.
 
@@ -40,7 +44,9 @@ def project(
     ``last_event``. The deadline runs from the last event that is not a clock event: a
     player has ``time_per_move`` from the moment it became their turn, plus the time their
     clock was paused (vacation) since then. ``seats``: the game's seats in position order,
-    when the caller has read them already (else the one needed is read).
+    when the caller has read them already (else the one needed is read). ``unwritten``:
+    the last events of the log, ``last_event`` included, when they are not in the database
+    yet (the write path projects the game before it writes them with its row).
     """
     if state.is_over:
         status = Game.Status.FINISHED
@@ -57,7 +63,7 @@ def project(
         # waits for a lost task.
         deadline = last_event.created_at
     elif seat_to_move is not None and game.time_per_move is not None:
-        deadline = _deadline(game, seat_to_move, last_event)
+        deadline = _deadline(game, seat_to_move, last_event, unwritten)
     return {
         "status": status.value,
         "round": state.round,
@@ -69,7 +75,7 @@ def project(
     }
 
 
-def _deadline(game: Game, seat_to_move: int, last_event: Event):
+def _deadline(game: Game, seat_to_move: int, last_event: Event, unwritten: Sequence[Event]):
     """When the player to move must have moved, or None if their clock is stopped.
 
     - After a timeout in a game that waits, the clock stays stopped until they move.
@@ -80,17 +86,24 @@ def _deadline(game: Game, seat_to_move: int, last_event: Event):
     turn_start = last_event
     if game.pk and last_event.type in rules.CLOCK_EVENTS:
         # Another seat's vacation, or this seat's, does not start a new turn.
+        moves = [e for e in unwritten if e.type not in rules.CLOCK_EVENTS]
+        later = [e for e in moves if e.seq < last_event.seq]
         turn_start = (
-            game.events.filter(seq__lt=last_event.seq)
-            .exclude(type__in=rules.CLOCK_EVENTS)
-            .order_by("-seq")
-            .first()
-        ) or last_event
+            max(later, key=lambda e: e.seq, default=None)
+            or (
+                game.events.filter(seq__lt=last_event.seq)
+                .exclude(type__in=rules.CLOCK_EVENTS)
+                .order_by("-seq")
+                .first()
+            )
+            or last_event
+        )
     if turn_start.type == rules.TURN_TIMED_OUT and game.on_timeout == Game.OnTimeout.WAIT:
         return None
     paused = timedelta(0)
     if game.pk:
-        paused = paused_time(game, seat_to_move, since=turn_start.created_at, upto=last_event.seq)
+        since, upto = turn_start.created_at, last_event.seq
+        paused = paused_time(game, seat_to_move, since=since, upto=upto, unwritten=unwritten)
         if paused is None:
             return None
     return turn_start.created_at + game.time_per_move + paused
@@ -105,16 +118,24 @@ def _bot_plays(game: Game, position: int, seats: Sequence[Seat] | None) -> bool:
     return game.seats.filter(position=position).filter(Q(is_bot=True) | Q(autopilot=True)).exists()
 
 
-def paused_time(game: Game, position: int, *, since: datetime, upto: int) -> timedelta | None:
+def paused_time(
+    game: Game, position: int, *, since: datetime, upto: int, unwritten: Sequence[Event] = ()
+) -> timedelta | None:
     """How long the seat's clock was paused after ``since``; None if it is paused now.
 
-    Reads the seat's clock events up to event ``upto``: each clock_paused/clock_resumed
-    carries the moment ("at", ISO 8601) the vacation began or ended.
+    Reads the seat's clock events up to event ``upto`` (those of ``unwritten``, events not
+    in the database yet, included): each clock_paused/clock_resumed carries the moment
+    ("at", ISO 8601) the vacation began or ended.
     """
     total, paused_at = timedelta(0), None
-    clock = game.events.filter(
+    written = game.events.filter(
         type__in=rules.CLOCK_EVENTS, data__seat=position, seq__lte=upto
     ).order_by("seq")
+    clock = [*written] + [
+        event
+        for event in unwritten
+        if event.type in rules.CLOCK_EVENTS and event.data["seat"] == position and event.seq <= upto
+    ]
     for event in clock:
         at = datetime.fromisoformat(event.data["at"])
         if event.type == rules.CLOCK_PAUSED:

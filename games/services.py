@@ -28,6 +28,7 @@ from games.models import Event, Game, Seat, default_reminder_hours
 from games.projection import project
 from games.random_deal import deal_round
 from games.signals import events_appended, events_recorded, seat_invited
+from games.single_statement import Claim, claim_and_insert
 
 
 class GameMovedOn(Exception):
@@ -224,9 +225,10 @@ def _record(
 
     ``before`` is the snapshot at the version ``game`` was read at: the engine checks
     each event on top of it. When they end a round, the next round is dealt and recorded
-    here too, so a game never waits for someone to deal. The events are appended, and the
-    game's row updated only if it is still at that version (one conditional UPDATE); if
-    another append got there first, this raises GameMovedOn (or the unique (game, seq)
+    here too, so a game never waits for someone to deal. The game's row is updated only if
+    it is still at that version, and the events, with the outbox rows they cause, are
+    appended only then: one statement on PostgreSQL (games.single_statement). If another
+    append got there first, this raises GameMovedOn (or the unique (game, seq)
     IntegrityError) and the caller's transaction writes nothing. Must run inside one.
     ``seats``: the game's seats in play order with their accounts, when the caller has
     read them.
@@ -241,28 +243,31 @@ def _record(
     rows = [Event.from_engine(game, before.version + n, event) for n, event in enumerate(events, 1)]
     for row in rows:
         row.created_at = now
-    # The unique (game, seq) stops a concurrent append of the same events here.
-    Event.objects.bulk_create(rows)
     if seats is None:
         # For the projection (is a bot to move?) and the receivers (who to email).
         seats = list(game.seats.select_related("user").order_by("position"))
-    # The projection may read the new events (a clock event's deadline does).
-    projection = project(game, after.state, rows[-1], seats)
+    # The projection reads the new events as well as the log's (a clock event's deadline
+    # does): they are written below, with the game's row.
+    projection = project(game, after.state, rows[-1], seats, unwritten=rows)
     projection["log_digest"] = after.digest
     for name, value in projection.items():
         setattr(game, name, value)
     # A new deadline (or none): the reminder scan looks at the turn at its first reminder.
     game.remind_at = next(iter(game.reminder_moments()), None)
-    claimed = Game.objects.filter(pk=game.pk, version=before.version).update(
-        **projection, remind_at=game.remind_at
+    # What the receivers write with the events (outbox rows): a row that is there already
+    # (the same email, written before) is skipped.
+    answers = events_recorded.send(
+        sender=Game, game=game, state=after.state, events=rows, snapshot=after, seats=seats
     )
-    if not claimed:
+    with_events = [row for _receiver, written in answers for row in written or ()]
+    # The game's row is claimed only if it is still at the version the events follow, and
+    # the rows are inserted only then; the unique (game, seq) of the events stops a
+    # concurrent append of the same events besides.
+    claim = Claim(game, [*projection, "remind_at"], expected={"version": before.version})
+    if not claim_and_insert(claim, rows, rows_unless_present=with_events):
         raise GameMovedOn(before.version)
     # Keyed by the new log's digest: harmless even if this transaction rolls back.
     snapshots.store(after)
-    events_recorded.send(
-        sender=Game, game=game, state=after.state, events=rows, snapshot=after, seats=seats
-    )
     # robust: what follows a commit (queueing a bot's turn, ...) never undoes it nor turns
     # it into an error page; the minute scans pick up whatever could not be queued.
     transaction.on_commit(

@@ -7,6 +7,10 @@ drop a your-turn email the player has already seen). The row is written in the c
 transaction and delivered after the commit: a rolled-back event never sends mail, and
 the outbox's unique key (recipient, game, event, kind) means calling twice sends once. A
 function returns the outbox row, or None when there is nobody to send to.
+
+The emails that events cause (your turn, a round scored, the game over, a bot taking a
+seat) are returned unwritten instead: the write path inserts them in the statement that
+appends the events (games.signals.events_recorded). ``write()`` writes such a row.
 """
 
 import hashlib
@@ -106,7 +110,7 @@ def login_link(address: str, url: str) -> Message | None:
     )
 
 
-def queue(
+def outbox_row(
     kind: str,
     address: str,
     *,
@@ -116,33 +120,53 @@ def queue(
     seat=None,
     after: timedelta = timedelta(0),
 ) -> Message | None:
-    """Write the outbox row of one email, to be built and sent ``after`` from now."""
+    """The outbox row of one email, to be built and sent ``after`` from now, not written
+    yet; None when there is no address."""
     address = normalize_email(address or "")
     if not address:
         return None
     stopped = Suppression.stops(address, kind, seat=seat)
-    fields = {
-        "seat": seat,
-        "facts": facts,
-        "status": Message.Status.SUPPRESSED if stopped else Message.Status.PENDING,
-        "next_attempt_at": timezone.now() + after,
-    }
-    key = {"to": address, "game": game, "event": event[:64], "kind": kind}
+    return Message(
+        to=address,
+        game=game,
+        event=event[:64],
+        kind=kind,
+        seat=seat,
+        facts=facts,
+        status=Message.Status.SUPPRESSED if stopped else Message.Status.PENDING,
+        next_attempt_at=timezone.now() + after,
+    )
+
+
+def write(row: Message | None) -> Message | None:
+    """Write an unwritten outbox ``row``; if the same email (recipient, game, event, kind)
+    is written already, return that one instead."""
+    if row is None:
+        return None
     try:
         # Nearly always a new row (a new move, a new day): inserted at once, in a savepoint
         # so that a duplicate leaves the caller's transaction whole.
         with transaction.atomic():
-            return Message.objects.create(**key, **fields)
+            row.save(force_insert=True)
+            return row
     except IntegrityError:
         # Written before, or meanwhile by a concurrent transaction: that one sends it.
+        key = {"to": row.to, "game": row.game, "event": row.event, "kind": row.kind}
         written = Message.objects.filter(**key).first()
         if written is None:
             raise  # not a duplicate
         return written
 
 
-# Game emails. The receivers (notifications.receivers) call these from inside the write
-# transaction of the events that cause them; the reminder task calls reminder().
+def queue(kind: str, address: str, **details) -> Message | None:
+    """Write the outbox row of one email (``details`` as outbox_row() takes them: event,
+    facts, game, seat, after)."""
+    return write(outbox_row(kind, address, **details))
+
+
+# Game emails. The receivers (notifications.receivers) call the first four while the
+# events that cause them are being recorded, and hand back their rows, unwritten, to be
+# inserted with the events; the reminder task calls reminder().
 
 
 def wants_reminders(seat) -> bool:
@@ -155,22 +179,22 @@ def recipients_for_game(seats) -> list:
 
 
 def _to_everyone(kind: str, game, seats, *, event: str, facts: dict) -> list[Message]:
-    """Queue one ``kind`` email to each person at the table."""
+    """One ``kind`` email to each person at the table: their rows, unwritten."""
     return [
-        message
+        row
         for seat in recipients_for_game(seats)
-        if (message := queue(kind, seat.email, game=game, seat=seat, event=event, facts=facts))
+        if (row := outbox_row(kind, seat.email, game=game, seat=seat, event=event, facts=facts))
     ]
 
 
 def your_turn(game, seat, version: int, digest: str) -> Message | None:
     """Tell ``seat`` it is their move, at ``version`` of the log (whose digest is
-    ``digest``).
+    ``digest``): the row, unwritten.
 
     It waits RAILMAIL_TURN_EMAIL_GRACE seconds first, and is dropped at delivery if the
     player has seen that position on their board page meanwhile, or has moved.
     """
-    return queue(
+    return outbox_row(
         YOUR_TURN,
         seat.email,
         game=game,
@@ -182,7 +206,8 @@ def your_turn(game, seat, version: int, digest: str) -> Message | None:
 
 
 def round_scored(game, seats, round_number: int, version: int) -> list[Message]:
-    """Tell everyone how round ``round_number`` ended (scored by event ``version``)."""
+    """Tell everyone how round ``round_number`` ended (scored by event ``version``): the
+    rows, unwritten."""
     return _to_everyone(
         ROUND_SCORED,
         game,
@@ -194,12 +219,13 @@ def round_scored(game, seats, round_number: int, version: int) -> list[Message]:
 
 def game_over(game, seats, version: int) -> list[Message]:
     """Tell everyone the final table and where to replay the game (it ended at
-    ``version``)."""
+    ``version``): the rows, unwritten."""
     return _to_everyone(GAME_OVER, game, seats, event="over", facts={"version": version})
 
 
 def bot_took_over(game, seats, taken, version: int) -> list[Message]:
-    """Tell everyone that a bot now plays ``taken``'s seat after too many timeouts."""
+    """Tell everyone that a bot now plays ``taken``'s seat after too many timeouts: the
+    rows, unwritten."""
     return _to_everyone(
         BOT_TOOK_OVER,
         game,

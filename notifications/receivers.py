@@ -2,8 +2,9 @@
 
 ``events_recorded`` and ``seat_invited`` are sent inside the write transaction, so the
 outbox rows written here commit or roll back together with what caused them; each new
-row is queued for delivery after the commit. The provider's tracking webhook reports
-bounces and complaints.
+row is queued for delivery after the commit. The emails that events cause are handed back
+to the write path, unwritten, and it inserts them with the events. The provider's tracking
+webhook reports bounces and complaints.
 """
 
 from anymail.signals import EventType, inbound, tracking
@@ -31,29 +32,39 @@ def write_invitation(sender, seat, reminder: bool, fresh_link: bool = False, **k
 
 
 @receiver(events_recorded, dispatch_uid="notifications.write_game_emails")
-def write_game_emails(sender, game, state, events, snapshot, seats, **kwargs) -> None:
+def write_game_emails(sender, game, state, events, snapshot, seats, **kwargs) -> list[Message]:
+    """The emails that ``events`` cause: their outbox rows, for the write path to insert
+    with the events."""
+    rows = _game_emails(game, state, events, snapshot, seats)
+    tasks.deliver_rows_after_commit(rows)
+    return rows
+
+
+def _game_emails(game, state, events, snapshot, seats) -> list[Message]:
+    rows = []
     types = [event.type for event in events]
     for event in events:
         if event.type == rules.ROUND_SCORED:
-            emails.round_scored(game, seats, event.data["round"], event.seq)
+            rows += emails.round_scored(game, seats, event.data["round"], event.seq)
         elif event.type == rules.GAME_ENDED:
-            emails.game_over(game, seats, event.seq)
+            rows += emails.game_over(game, seats, event.seq)
         elif event.type == rules.SEAT_TAKEN_BY_BOT:
-            emails.bot_took_over(game, seats, seats[event.data["seat"]], event.seq)
+            rows += emails.bot_took_over(game, seats, seats[event.data["seat"]], event.seq)
 
     if state.is_over or state.seat_to_move is None:
-        return
+        return rows
     turn_changed = rules.ROUND_STARTED in types or any(t in rules.MOVE_EVENTS for t in types)
     if not turn_changed:
-        return
+        return rows
     seat = seats[state.seat_to_move]
     movers = [event.data["seat"] for event in events if event.type in rules.MOVE_EVENTS]
     # Never an email to the player who just moved about their own move (a player may
     # be next again when their move ended the round and they start the next one).
     own_move = movers and movers[-1] == seat.position and rules.ROUND_STARTED not in types
     if own_move or seat.is_bot or seat.autopilot or not seat.email or digests.reads_digest(seat):
-        return
-    emails.your_turn(game, seat, snapshot.version, snapshot.digest)
+        return rows
+    row = emails.your_turn(game, seat, snapshot.version, snapshot.digest)
+    return [*rows, row] if row is not None else rows
 
 
 @receiver(tracking, dispatch_uid="notifications.record_provider_event")

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from games.tasks import queue_each
 from notifications import digests, outbox, reminders
+from notifications.models import Message
 
 
 @shared_task(
@@ -45,6 +46,19 @@ def deliver_after_commit(message_id: int, due: datetime) -> None:
     # robust: a broker that is down must not turn a committed move into an error page;
     # the row stays pending and the sweep queues it.
     transaction.on_commit(lambda: deliver.delay(message_id), robust=True)
+
+
+def deliver_rows_after_commit(rows: list[Message]) -> None:
+    """Queue delivery of outbox ``rows`` that the current transaction writes, once it
+    commits, for those due now (as deliver_after_commit does for one). A row skipped as
+    written before has no key by then: whoever wrote it sends it."""
+    now = timezone.now()
+    pending = [row for row in rows if row.status == Message.Status.PENDING]
+    due = [row for row in pending if row.next_attempt_at <= now]
+    if due:
+        transaction.on_commit(
+            lambda: [deliver.delay(row.pk) for row in due if row.pk is not None], robust=True
+        )
 
 
 @shared_task

@@ -39,6 +39,7 @@ BOTH_DATABASES = (
     "tests/games/test_hidden_information.py",
     "tests/games/test_talk.py",
     "tests/games/test_compiled_query.py",
+    "tests/games/test_single_statement.py",
     "tests/games/test_table_read.py",
     "tests/games/views/test_cached_pages.py",
     "tests/notifications/test_views.py",
@@ -46,6 +47,7 @@ BOTH_DATABASES = (
     "tests/notifications/test_emails.py",
     "tests/notifications/test_outbox.py",
     "tests/notifications/test_compose.py",
+    "tests/notifications/test_receivers.py",
 )
 
 

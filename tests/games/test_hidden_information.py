@@ -112,7 +112,7 @@ def reachable(client, game, viewer):
     # Emails are built when delivered: build each kind this seat can get now.
     rows = [emails.invitation(seat)]
     if state.seat_to_move == viewer:
-        rows.append(emails.your_turn(game, seat, game.version, game.log_digest))
+        rows.append(emails.write(emails.your_turn(game, seat, game.version, game.log_digest)))
         rows.append(emails.reminder(game, seat, 12))
     for row in rows:
         message = delivered(row)

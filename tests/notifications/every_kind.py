@@ -25,7 +25,7 @@ def every_kind() -> dict[str, Message]:
         "login_link": emails.login_link("ada@example.org", "https://railmail.example.org/l/x/"),
         "your_turn": Message.objects.get(kind="your_turn"),
         "reminder": emails.reminder(game, seats[game.seat_to_move], 24),
-        "bot_took_over": emails.bot_took_over(game, seats, seats[2], game.version)[0],
+        "bot_took_over": emails.write(emails.bot_took_over(game, seats, seats[2], game.version)[0]),
         "reply_answer": emails.reply_answer(seats[0], "stale", "The game moved on."),
     }
     reader = UserFactory(email_mode="daily_digest", email="dee@example.org")

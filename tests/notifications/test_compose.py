@@ -148,7 +148,7 @@ def test_one_missed_deadline_is_one_deadline(django_capture_on_commit_callbacks)
     game.bot_takeover_after = 1
     game.save()
     seats = list(game.seats.all())
-    row = delivered(emails.bot_took_over(game, seats, seats[0], game.version)[1])
+    row = delivered(emails.write(emails.bot_took_over(game, seats, seats[0], game.version)[1]))
     assert "missed 1 deadline in a row" in row.body_text
 
 

@@ -162,12 +162,12 @@ def test_the_same_email_queued_twice_is_one_row_and_the_transaction_goes_on():
     game = GameFactory()
     seat = game.seats.get(position=0)
     with transaction.atomic():
-        first = emails.your_turn(game, seat, 1007, "digest")
+        first = emails.write(emails.your_turn(game, seat, 1007, "digest"))
         # A duplicate fails to insert (the unique constraint), inside its own savepoint.
-        second = emails.your_turn(game, seat, 1007, "digest")
+        second = emails.write(emails.your_turn(game, seat, 1007, "digest"))
         assert first.pk == second.pk
         # The transaction is whole: it can still write and read.
-        third = emails.your_turn(game, seat, 1008, "digest")
+        third = emails.write(emails.your_turn(game, seat, 1008, "digest"))
     assert Message.objects.filter(pk__in=[first.pk, third.pk]).count() == 2
     assert (
         Message.objects.filter(

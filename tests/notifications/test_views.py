@@ -71,7 +71,7 @@ def test_the_page_does_what_the_player_chose(client, choice, stopped, running):
 
 def test_an_email_queued_before_the_choice_is_not_sent_after_it(client):
     game = GameFactory()
-    row = emails.round_scored(game, game.seats.all(), 1, game.version)[0]
+    row = emails.write(emails.round_scored(game, game.seats.all(), 1, game.version)[0])
     client.post(unsubscribe_path(row.to, "round_scored"), {"choice": "stop_kind"})
     assert delivered(row).status == Message.Status.SUPPRESSED
 
