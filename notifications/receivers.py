@@ -36,7 +36,9 @@ def write_game_emails(sender, game, state, events, snapshot, seats, **kwargs) ->
     """The emails that ``events`` cause: their outbox rows, for the write path to insert
     with the events."""
     rows = _game_emails(game, state, events, snapshot, seats)
-    tasks.deliver_rows_after_commit(rows)
+    for row in rows:
+        if row.status == Message.Status.PENDING:
+            tasks.deliver_after_commit(row, row.next_attempt_at)
     return rows
 
 

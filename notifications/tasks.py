@@ -36,29 +36,26 @@ def deliver(self, message_id: int, now: str | None = None) -> str:
     return message.status if message is not None else "not pending"
 
 
-def deliver_after_commit(message_id: int, due: datetime) -> None:
-    """Queue delivery of an outbox row once the current transaction commits, if it is
-    ``due`` now. A row due later (a your-turn email waits its grace period) gets no task:
-    the minute's sweep queues it when its time comes, so no broker holds a task for later
-    and a move publishes nothing."""
+def deliver_after_commit(message: Message | int, due: datetime) -> None:
+    """Queue delivery of an outbox row (or the row of that id) once the current transaction
+    commits, if it is ``due`` now. A row due later (a your-turn email waits its grace
+    period) gets no task: the minute's sweep queues it when its time comes, so no broker
+    holds a task for later and a move publishes nothing.
+
+    A row's key is read at the commit: one that the write path inserts with its events has
+    it by then; one skipped there as written before has none, and whoever wrote it sends
+    it."""
     if due > timezone.now():
         return
+
+    def queue() -> None:
+        message_id = message if isinstance(message, int) else message.pk
+        if message_id is not None:
+            deliver.delay(message_id)
+
     # robust: a broker that is down must not turn a committed move into an error page;
     # the row stays pending and the sweep queues it.
-    transaction.on_commit(lambda: deliver.delay(message_id), robust=True)
-
-
-def deliver_rows_after_commit(rows: list[Message]) -> None:
-    """Queue delivery of outbox ``rows`` that the current transaction writes, once it
-    commits, for those due now (as deliver_after_commit does for one). A row skipped as
-    written before has no key by then: whoever wrote it sends it."""
-    now = timezone.now()
-    pending = [row for row in rows if row.status == Message.Status.PENDING]
-    due = [row for row in pending if row.next_attempt_at <= now]
-    if due:
-        transaction.on_commit(
-            lambda: [deliver.delay(row.pk) for row in due if row.pk is not None], robust=True
-        )
+    transaction.on_commit(queue, robust=True)
 
 
 @shared_task
