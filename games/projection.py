@@ -86,8 +86,9 @@ def _deadline(game: Game, seat_to_move: int, last_event: Event, unwritten: Seque
     turn_start = last_event
     if game.pk and last_event.type in rules.CLOCK_EVENTS:
         # Another seat's vacation, or this seat's, does not start a new turn.
-        moves = [e for e in unwritten if e.type not in rules.CLOCK_EVENTS]
-        later = [e for e in moves if e.seq < last_event.seq]
+        later = [
+            e for e in unwritten if e.seq < last_event.seq and e.type not in rules.CLOCK_EVENTS
+        ]
         turn_start = (
             max(later, key=lambda e: e.seq, default=None)
             or (

@@ -154,7 +154,7 @@ def _insert(
     clause, if any."""
     # New rows: the database numbers them, unless every one has its key already.
     numbered = all(row.pk is not None for row in group)
-    fields, into, row_sql, pk = _columns(connection, model, numbered)
+    fields, into, row_sql, pk = _built(connection, _insert_columns, model, numbered)
     for row in group:
         for field in fields:
             params.append(field.get_db_prep_save(field.pre_save(row, True), connection))
@@ -164,13 +164,9 @@ def _insert(
     )
 
 
-def _columns(connection, model: type[Model], numbered: bool) -> tuple[list, str, str, str]:
+def _insert_columns(connection, model: type[Model], numbered: bool) -> tuple[list, str, str, str]:
     """The fields an INSERT into ``model``'s table writes, its INSERT INTO clause, a row of
     placeholders and the quoted key column."""
-    return _built(connection, _insert_columns, model, numbered)
-
-
-def _insert_columns(connection, model: type[Model], numbered: bool) -> tuple[list, str, str, str]:
     quote = connection.ops.quote_name
     meta = model._meta
     fields = [field for field in meta.concrete_fields if numbered or field is not meta.pk]
