@@ -155,7 +155,11 @@ def build(pool_size: int, out: Path) -> None:
                 )
             pool += copies
     post_paths, bodies = [], []
-    movers = Seat.objects.filter(game__in=pool, position=mover).select_related("game")
+    # The pool's games are the only ones made between its first and its last (a list of
+    # their keys would pass PostgreSQL's limit of 65,535 parameters in a large pool).
+    first, last = pool[0].pk, pool[-1].pk
+    movers = Seat.objects.filter(game_id__gte=first, game_id__lte=last, position=mover)
+    movers = movers.select_related("game")
     for seat in movers.order_by("game_id"):
         post_paths.append(seat_path(seat))
         form = {"csrfmiddlewaretoken": CSRF, "version": seat.game.version, **fields}
