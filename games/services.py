@@ -8,8 +8,9 @@ cached for the pages that follow: nothing is replayed twice.
 
 A move (submit_move) is decided before its transaction, which then takes no lock first:
 the unique (game, seq) of its events and one conditional UPDATE of the game's row check
-that nobody moved meanwhile. The other changes lock the row first, as they read more than
-the snapshot.
+that nobody moved meanwhile. On PostgreSQL that transaction is usually one statement,
+sent without BEGIN and COMMIT (games.single_statement.atomic_claim). The other changes
+lock the row first, as they read more than the snapshot.
 """
 
 from collections.abc import Mapping, Sequence
@@ -28,7 +29,7 @@ from games.models import Event, Game, Seat, default_reminder_hours
 from games.projection import project
 from games.random_deal import deal_round
 from games.signals import events_appended, events_recorded, seat_invited
-from games.single_statement import Claim, claim_and_insert
+from games.single_statement import Claim, atomic_claim, claim_and_insert
 
 
 class GameMovedOn(Exception):
@@ -179,14 +180,16 @@ def submit_move(
             raise GameMovedOn(expected_version, now_at) from None
         raise
     moved = copy(game)  # the caller's copy stays as read if the game has moved on
+    # A move of one's own ends a run of timeouts; a bot's move after a timeout continues
+    # it (the same count record_timeout() makes). The seat's row holds the count the log
+    # gave at ``before``, and only a count above 0 can change. Without one to change, the
+    # move's only write is _record's claim with its rows (see atomic_claim).
+    on_record = before.timeouts_on_record(seat.position)
     try:
-        with transaction.atomic():
+        with transaction.atomic() if on_record else atomic_claim():
             after = _record(moved, before, decided, seats=seats)
-            # A move of one's own ends a run of timeouts; a bot's move after a timeout
-            # continues it (the same count record_timeout() makes). The seat's row holds
-            # the count the log gave at ``before``: written only when it changes.
             in_a_row = after.timeouts_in_a_row(seat.position)
-            if in_a_row != before.timeouts_on_record(seat.position):
+            if in_a_row != on_record:
                 Seat.objects.filter(pk=seat.pk).update(timeouts_in_a_row=in_a_row)
     except IntegrityError as exc:
         # Only a concurrent append of the same seq gets here (the conditional update of
@@ -229,7 +232,8 @@ def _record(
     it is still at that version, and the events, with the outbox rows they cause, are
     appended only then: one statement on PostgreSQL (games.single_statement). If another
     append got there first, this raises GameMovedOn (or the unique (game, seq)
-    IntegrityError) and the caller's transaction writes nothing. Must run inside one.
+    IntegrityError) and the caller's transaction writes nothing. Must run inside one, or
+    inside ``atomic_claim()`` when the caller writes nothing else.
     ``seats``: the game's seats in play order with their accounts, when the caller has
     read them.
     """
@@ -270,8 +274,11 @@ def _record(
     snapshots.store(after)
     # robust: what follows a commit (queueing a bot's turn, ...) never undoes it nor turns
     # it into an error page; the minute scans pick up whatever could not be queued.
+    written = [row for row in with_events if row.pk is not None]
     transaction.on_commit(
-        lambda: events_appended.send(sender=Game, game=game, events=rows, seats=seats),
+        lambda: events_appended.send(
+            sender=Game, game=game, events=rows, seats=seats, written=written
+        ),
         robust=True,
     )
     return after

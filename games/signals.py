@@ -13,9 +13,10 @@ events_recorded = Signal()
 
 # Sent after the transaction that appended events to a game has committed, with
 # ``game`` (the Game, its projection up to date), ``events`` (the new Event rows, in seq
-# order) and ``seats`` (the game's seats as that transaction left them). Emails, bots and
-# other follow-up work hang off this; receivers run outside the write transaction, so a
-# failure there never loses a move.
+# order), ``seats`` (the game's seats as that transaction left them) and ``written`` (the
+# rows events_recorded's receivers returned that were inserted with the events; those
+# found written before are left out). Emails, bots and other follow-up work hang off this;
+# receivers run outside the write transaction, so a failure there never loses a move.
 events_appended = Signal()
 
 # Sent inside the transaction that invites a player to a seat, or mails a seat a fresh

@@ -3,8 +3,9 @@
 ``events_recorded`` and ``seat_invited`` are sent inside the write transaction, so the
 outbox rows written here commit or roll back together with what caused them; each new
 row is queued for delivery after the commit. The emails that events cause are handed back
-to the write path, unwritten, and it inserts them with the events. The provider's tracking
-webhook reports bounces and complaints.
+to the write path, unwritten, and it inserts them with the events; ``events_appended``
+tells which it wrote, once they are committed. The provider's tracking webhook reports
+bounces and complaints.
 """
 
 from anymail.signals import EventType, inbound, tracking
@@ -13,7 +14,7 @@ from django.dispatch import receiver
 
 from accounts.models import normalize_email
 from games import rules
-from games.signals import events_recorded, seat_invited, talk_reported
+from games.signals import events_appended, events_recorded, seat_invited, talk_reported
 from notifications import digests, emails, outbox, tasks
 from notifications import inbound as mail_in
 from notifications.models import Message, Suppression
@@ -35,11 +36,15 @@ def write_invitation(sender, seat, reminder: bool, fresh_link: bool = False, **k
 def write_game_emails(sender, game, state, events, snapshot, seats, **kwargs) -> list[Message]:
     """The emails that ``events`` cause: their outbox rows, for the write path to insert
     with the events."""
-    rows = _game_emails(game, state, events, snapshot, seats)
-    for row in rows:
-        if row.status == Message.Status.PENDING:
-            tasks.deliver_after_commit(row, row.next_attempt_at)
-    return rows
+    return _game_emails(game, state, events, snapshot, seats)
+
+
+@receiver(events_appended, dispatch_uid="notifications.deliver_game_emails")
+def deliver_game_emails(sender, written=(), **kwargs) -> None:
+    """Deliver the emails written with the events (they are committed), those due now."""
+    for row in written:
+        if isinstance(row, Message) and row.status == Message.Status.PENDING:
+            tasks.deliver_after_commit(row.pk, row.next_attempt_at)
 
 
 def _game_emails(game, state, events, snapshot, seats) -> list[Message]:

@@ -8,7 +8,6 @@ from django.utils import timezone
 
 from games.tasks import queue_each
 from notifications import digests, outbox, reminders
-from notifications.models import Message
 
 
 @shared_task(
@@ -36,26 +35,16 @@ def deliver(self, message_id: int, now: str | None = None) -> str:
     return message.status if message is not None else "not pending"
 
 
-def deliver_after_commit(message: Message | int, due: datetime) -> None:
-    """Queue delivery of an outbox row (or the row of that id) once the current transaction
-    commits, if it is ``due`` now. A row due later (a your-turn email waits its grace
-    period) gets no task: the minute's sweep queues it when its time comes, so no broker
-    holds a task for later and a move publishes nothing.
-
-    A row's key is read at the commit: one that the write path inserts with its events has
-    it by then; one skipped there as written before has none, and whoever wrote it sends
-    it."""
+def deliver_after_commit(message_id: int, due: datetime) -> None:
+    """Queue delivery of outbox row ``message_id`` once the current transaction commits
+    (at once outside one), if it is ``due`` now. A row due later (a your-turn email waits
+    its grace period) gets no task: the minute's sweep queues it when its time comes, so
+    no broker holds a task for later and a move publishes nothing."""
     if due > timezone.now():
         return
-
-    def queue() -> None:
-        message_id = message if isinstance(message, int) else message.pk
-        if message_id is not None:
-            deliver.delay(message_id)
-
     # robust: a broker that is down must not turn a committed move into an error page;
     # the row stays pending and the sweep queues it.
-    transaction.on_commit(queue, robust=True)
+    transaction.on_commit(lambda: deliver.delay(message_id), robust=True)
 
 
 @shared_task

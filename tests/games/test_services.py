@@ -17,6 +17,7 @@ from games.services import (
     submit_move,
 )
 from games.signals import events_appended
+from notifications.models import Message
 from tests.conftest import play_turn
 from tests.factories import GameFactory, UserFactory
 
@@ -160,6 +161,28 @@ def test_events_appended_is_sent_only_after_commit(django_capture_on_commit_call
         assert seqs(game) == [1, 2, 3]
     finally:
         events_appended.disconnect(receiver)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_outside_a_transaction_tells_the_receivers_once_it_and_its_emails_are_in():
+    game = GameFactory()
+    received = []
+
+    def receiver(sender, game, events, written, **kwargs):
+        # Read afresh: what the receivers hear of is committed.
+        version = Game.objects.get(pk=game.pk).version
+        emails = list(Message.objects.filter(pk__in=[m.pk for m in written]))
+        received.append((version, [e.seq for e in events], emails))
+
+    events_appended.connect(receiver)
+    try:
+        play_turn(game)
+    finally:
+        events_appended.disconnect(receiver)
+    [(version, seqs_appended, emails)] = received
+    assert (version, seqs_appended) == (3, [3])
+    [email] = emails
+    assert (email.kind, email.event, email.game_id) == ("your_turn", "v3", game.pk)
 
 
 def test_a_whole_game_deals_each_round_by_itself_and_ends():

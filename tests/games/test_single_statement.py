@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.models import Event, Game
-from games.single_statement import Claim, claim_and_insert
+from games.single_statement import Claim, atomic_claim, claim_and_insert
 from notifications.models import Message
 from tests.factories import GameFactory
 
@@ -93,12 +93,50 @@ def test_a_duplicate_among_the_rows_raises():
     assert Game.objects.get(pk=game.pk).title != "claimed"
 
 
+@pytest.mark.skipif(connection.vendor == "postgresql", reason="PostgreSQL writes in one")
 @pytest.mark.django_db(transaction=True)
-def test_it_needs_a_transaction():
+def test_through_the_orm_it_needs_a_transaction():
     game = GameFactory()
     with pytest.raises(transaction.TransactionManagementError):
         claim_and_insert(claim_title(game, game.version), [new_event(game, game.version + 1)])
     assert not Event.objects.filter(game=game, seq=game.version + 1).exists()
+    with atomic_claim():
+        assert connection.in_atomic_block
+        assert claim_and_insert(
+            claim_title(game, game.version), [new_event(game, game.version + 1)]
+        )
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL writes in one")
+@pytest.mark.django_db(transaction=True)
+def test_on_postgresql_the_statement_is_a_transaction_of_its_own():
+    game = GameFactory()
+    committed = []
+    with atomic_claim():
+        assert not connection.in_atomic_block  # no BEGIN, no COMMIT
+        assert claim_and_insert(
+            claim_title(game, game.version),
+            [new_event(game, game.version + 1)],
+            [new_message(game, "a@example.org")],
+        )
+        # What waits for the commit runs now: the statement has committed.
+        transaction.on_commit(lambda: committed.append(Game.objects.get(pk=game.pk).title))
+    assert committed == ["claimed"]
+    assert Event.objects.filter(game=game, seq=game.version + 1).exists()
+    with atomic_claim():
+        stale = claim_title(game, game.version - 1, title="stale")
+        assert not claim_and_insert(stale, [new_event(game, game.version + 2)])
+    assert Game.objects.get(pk=game.pk).title == "claimed"
+    assert not Event.objects.filter(game=game, seq=game.version + 2).exists()
+
+
+def test_inside_a_transaction_a_failed_claim_statement_leaves_it_usable():
+    game = GameFactory()
+    with transaction.atomic():
+        with pytest.raises(IntegrityError), atomic_claim():
+            claim_and_insert(claim_title(game, game.version), [new_event(game, game.version)])
+        # The caller's transaction goes on.
+        assert Game.objects.get(pk=game.pk).title != "claimed"
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL writes in one")
