@@ -22,9 +22,15 @@ from notifications.models import Message, Suppression
 
 @receiver(post_save, sender=Message, dispatch_uid="notifications.queue_delivery")
 def queue_delivery(sender, instance: Message, created: bool, **kwargs) -> None:
-    """Deliver a new outbox row once its transaction commits (a suppressed one never)."""
-    if created and instance.status == Message.Status.PENDING:
-        tasks.deliver_after_commit(instance.pk, instance.next_attempt_at)
+    """Deliver a new outbox row once its transaction commits."""
+    if created:
+        _deliver(instance)
+
+
+def _deliver(row: Message) -> None:
+    # A suppressed row is never delivered.
+    if row.status == Message.Status.PENDING:
+        tasks.deliver_after_commit(row.pk, row.next_attempt_at)
 
 
 @receiver(seat_invited, dispatch_uid="notifications.write_invitation")
@@ -36,18 +42,6 @@ def write_invitation(sender, seat, reminder: bool, fresh_link: bool = False, **k
 def write_game_emails(sender, game, state, events, snapshot, seats, **kwargs) -> list[Message]:
     """The emails that ``events`` cause: their outbox rows, for the write path to insert
     with the events."""
-    return _game_emails(game, state, events, snapshot, seats)
-
-
-@receiver(events_appended, dispatch_uid="notifications.deliver_game_emails")
-def deliver_game_emails(sender, written=(), **kwargs) -> None:
-    """Deliver the emails written with the events (they are committed), those due now."""
-    for row in written:
-        if isinstance(row, Message) and row.status == Message.Status.PENDING:
-            tasks.deliver_after_commit(row.pk, row.next_attempt_at)
-
-
-def _game_emails(game, state, events, snapshot, seats) -> list[Message]:
     rows = []
     types = [event.type for event in events]
     for event in events:
@@ -72,6 +66,14 @@ def _game_emails(game, state, events, snapshot, seats) -> list[Message]:
         return rows
     row = emails.your_turn(game, seat, snapshot.version, snapshot.digest)
     return [*rows, row] if row is not None else rows
+
+
+@receiver(events_appended, dispatch_uid="notifications.deliver_game_emails")
+def deliver_game_emails(sender, written=(), **kwargs) -> None:
+    """Deliver the emails written with the events (they are committed), those due now."""
+    for row in written:
+        if isinstance(row, Message):
+            _deliver(row)
 
 
 @receiver(tracking, dispatch_uid="notifications.record_provider_event")
