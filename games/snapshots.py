@@ -11,10 +11,11 @@ A snapshot is cached under a key made of the engine's code and the log's digest
 chained over every event of the log, so a key names one log and nothing else. A stale copy
 can never be served: a different log (another move, or the same version numbers reused
 after a database was restored from an older backup) has another digest, hence another
-key; and a new release of the engine another stamp. Entries are never invalidated, only
-left to expire.
+key; and a new release of the engine another stamp. Entries are never invalidated: each
+process keeps the ones it used last in its own memory, as objects (unpickling a state from
+Django's cache and pickling the next one took a tenth of a move's time).
 
-When the cache misses (a new process, an empty or lost cache, an evicted entry), the
+When the cache misses (a new process, an evicted entry), the
 snapshot is rebuilt from the log: the rows are read and replayed from the latest round
 start still cached (a snapshot at each round start is kept for that), so a long game does
 not re-score its past rounds. The write path (games.services) folds its new events onto
@@ -23,18 +24,15 @@ the snapshot it started from, and stores the result for the pages that follow.
 
 from __future__ import annotations
 
-import copyreg
 import hashlib
-import io
 import json
 import logging
-import pickle
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-
-from django.core.cache import cache as django_cache
 
 from games import rules
 from games.models import Event, Game
@@ -42,9 +40,6 @@ from games.projection import log_digest
 
 log = logging.getLogger(__name__)
 
-# A snapshot is kept this long after it was last stored; a game's current one is stored
-# again with every append. Nothing depends on it being kept: a miss rebuilds it.
-TIMEOUT = 60 * 60 * 24 * 30
 # A seat's own turns, as the timeout count reads them (see Snapshot.runs).
 TURN_TYPES = (rules.START_PLACED, rules.TRACK_BUILT, rules.TURN_PASSED)
 
@@ -149,44 +144,40 @@ def _count_timeouts(runs: list[tuple[int, bool]], event: dict) -> None:
 
 # --- the cache ----------------------------------------------------------------------------
 
-
-def _board_by_name(board: rules.Board) -> tuple:
-    return rules.get_board, (board.name,)
-
-
-# A board is the same for every game on it: stored by name, not drawn into each entry. A
-# dispatch table (looked up in C for each object's type) rather than persistent_id (a
-# Python call for each of a state's several hundred objects): pickling takes 0.03 ms
-# where it took 0.08.
-_DISPATCH = {**copyreg.dispatch_table, rules.Board: _board_by_name}
-
-
-def _dumps(snapshot: Snapshot) -> bytes:
-    out = io.BytesIO()
-    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
-    pickler.dispatch_table = _DISPATCH
-    pickler.dump(snapshot)
-    return out.getvalue()
-
-
-def _loads(data: bytes) -> Snapshot:
-    return pickle.loads(data)
+# How many snapshots a process keeps, the least recently used dropped first: at most about
+# 60 KB each (a finished 6-player game), shared with the boards they name.
+KEPT = 300
+_kept: OrderedDict[str, Snapshot] = OrderedDict()
+_kept_lock = threading.Lock()  # a threaded server's requests share them
 
 
 def store(*found: Snapshot) -> None:
-    """Cache snapshots under their keys. A cache that fails is only slower: logged."""
-    try:
-        django_cache.set_many({s.key: _dumps(s) for s in found}, timeout=TIMEOUT)
-    except Exception:
-        log.warning("could not cache game snapshots", exc_info=True)
+    """Keep snapshots in this process's memory under their keys, as they are: not copied,
+    so whoever reads one treats it as read-only (tests/games/test_snapshots.py checks that
+    every page and email leaves them as they were)."""
+    with _kept_lock:
+        for snapshot in found:
+            _kept[snapshot.key] = snapshot
+            _kept.move_to_end(snapshot.key)
+        while len(_kept) > KEPT:
+            _kept.popitem(last=False)
 
 
 def _fetch(keys: Sequence[str]) -> dict[str, Snapshot]:
-    try:
-        return {key: _loads(data) for key, data in django_cache.get_many(keys).items()}
-    except Exception:
-        log.warning("could not read cached game snapshots", exc_info=True)
-        return {}
+    found = {}
+    with _kept_lock:
+        for key in keys:
+            snapshot = _kept.get(key)
+            if snapshot is not None:
+                _kept.move_to_end(key)
+                found[key] = snapshot
+    return found
+
+
+def forget_all() -> None:
+    """Drop every snapshot this process keeps (the next reads rebuild them from the log)."""
+    with _kept_lock:
+        _kept.clear()
 
 
 def current(game: Game) -> Snapshot:

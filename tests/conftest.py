@@ -6,6 +6,7 @@ from django.core import mail
 from django.core.cache import cache
 
 from accounts.models import User
+from games import snapshots
 from games.bots import greedy_move
 from games.services import load_state, submit_move
 
@@ -145,7 +146,8 @@ def turn_emails_at_once(settings):
 
 @pytest.fixture(autouse=True)
 def empty_cache():
-    """Each test starts with an empty cache: pages it renders are rendered, not served from
+    """Each test starts with empty caches: pages it renders are rendered, not served from
     another test's cache (whose keys could not match anyway, but whose templates' contexts
-    a test may read)."""
+    a test may read), and the states it reads are built from its own logs."""
     cache.clear()
+    snapshots.forget_all()

@@ -1,7 +1,6 @@
 from datetime import timedelta
 
 import pytest
-from django.core.cache import cache
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
@@ -215,7 +214,7 @@ def test_a_whole_game_deals_each_round_by_itself_and_ends():
 def test_a_move_decides_on_the_callers_snapshot_without_reading_the_log():
     game = GameFactory()
     before = snapshots.current(game)
-    cache.clear()  # nothing cached: any other snapshot would be rebuilt from the log
+    snapshots.forget_all()  # nothing kept: any other snapshot would be rebuilt from the log
     seat = game.seats.get(position=before.state.seat_to_move)
     move = greedy_move(before.state, seat.position)
     with CaptureQueriesContext(connection) as queries:

@@ -1,12 +1,18 @@
 """Cached states (games.snapshots) are derived from the log and can never be stale: their
-key names one log, and the write path reuses the state it built."""
+key names one log, and the write path reuses the state it built. A process keeps them as
+objects, shared by its requests: nothing that reads them changes them."""
+
+import copy
 
 import pytest
-from django.core.cache import cache
+from django.core import mail
 
-from games import rules, services, snapshots
+from games import autoplay, rules, services, snapshots
+from games.links import seat_path
 from games.models import Game
 from games.projection import log_digest
+from notifications import outbox
+from notifications.models import Message
 from tests.conftest import play_turn
 from tests.factories import GameFactory, simulated_game
 
@@ -25,22 +31,37 @@ def assert_same(one: snapshots.Snapshot, other: snapshots.Snapshot) -> None:
     assert one.runs == other.runs
 
 
-def test_the_write_path_caches_the_state_it_built_and_it_is_the_logs():
+def never_read_the_log(monkeypatch):
+    monkeypatch.setattr(snapshots.GameLog, "read", lambda game: pytest.fail("read the log"))
+
+
+def test_the_write_path_caches_the_state_it_built_and_it_is_the_logs(monkeypatch):
     game = GameFactory()
     for _ in range(5):
         game = play_turn(game)
-    cached = cache.get(snapshots.key_for(game.version, game.log_digest))
-    assert cached is not None  # stored by the move itself: the next page replays nothing
-    assert_same(snapshots.current(game), rebuilt(game))
+    with monkeypatch.context() as patched:
+        never_read_the_log(patched)  # stored by the move itself: the next page replays nothing
+        cached = snapshots.current(game)
+    assert_same(cached, rebuilt(game))
     assert game.log_digest == log_digest(game.engine_events())
 
 
-def test_a_cached_state_keeps_its_board_by_name_not_a_copy():
-    game = play_turn(GameFactory())
-    cached = snapshots.current(game)  # from the cache, which holds bytes
-    assert cache.get(snapshots.key_for(game.version, game.log_digest)) is not None
-    assert cached.state.board is rules.get_board(game.board)
-    assert len(cache.get(snapshots.key_for(game.version, game.log_digest))) < 4_000
+def test_a_process_keeps_only_the_snapshots_it_used_last(monkeypatch):
+    monkeypatch.setattr(snapshots, "KEPT", 2)
+    games = [GameFactory() for _ in range(3)]  # each game's current snapshot stored
+    snapshots.current(games[0])  # used again: now the last used
+    snapshots.store(snapshots.EMPTY.then(games[2].engine_events()[:1]))  # drops games[1]'s
+    with monkeypatch.context() as patched:
+        never_read_the_log(patched)
+        assert_same(snapshots.current(games[0]), rebuilt(games[0]))
+    read = []
+    monkeypatch.setattr(snapshots.GameLog, "read", lambda game: read.append(game.pk) or log(game))
+    assert_same(snapshots.current(games[1]), rebuilt(games[1]))
+    assert read == [games[1].pk]
+
+
+def log(game: Game) -> snapshots.GameLog:
+    return snapshots.GameLog(game.engine_events())
 
 
 def test_a_move_reuses_the_cached_state_and_never_reads_the_log(monkeypatch):
@@ -56,7 +77,7 @@ def test_a_whole_game_through_the_write_path_matches_its_replay():
     game = simulated_game(seats=3, seed=4)
     assert game.status == Game.Status.FINISHED
     assert_same(snapshots.current(game), rebuilt(game))
-    cache.clear()
+    snapshots.forget_all()
     assert_same(snapshots.current(game), rebuilt(game))
 
 
@@ -120,9 +141,10 @@ def test_a_miss_replays_from_the_latest_round_start_still_cached(monkeypatch):
     starts = [e["seq"] for e in game.engine_events() if e["type"] == "round_started"]
     assert len(starts) >= 2
     expected = rebuilt(game)
-    cache.clear()
-    snapshots.current(game)  # rebuilds, keeping a snapshot at each round start
-    cache.delete(snapshots.key_for(game.version, game.log_digest))
+    assert game.version - 1 not in starts
+    snapshots.forget_all()
+    # Rebuilt, keeping a snapshot at each round start, up to the event before the last.
+    snapshots.GameLog.read(game).snapshot(game.version - 1)
     folded = []
     then = snapshots.Snapshot.then
 
@@ -148,3 +170,40 @@ def test_the_count_on_record_takes_in_the_turn_that_timed_out_until_it_is_played
     assert (by_bot.timeouts_in_a_row(late), by_bot.timeouts_on_record(late)) == (1, 1)
     assert start.timeouts_on_record(late) == 0
     assert start.timeouts_on_record(len(start.runs)) == 0  # no such seat
+
+
+def test_pages_moves_bots_and_emails_leave_the_kept_snapshots_as_they_were(client):
+    # Every snapshot of a game in round 2 is kept, and a copy of each taken; then every
+    # seat opens all it can, a move and a refused move are posted, a bot plays, and the
+    # emails are built. A reader that changed a state it was handed would change it for
+    # every later request of the process: each must still equal its copy.
+    game = simulated_game(seats=3, seed=1, until=40)
+    starts = [e["seq"] for e in game.engine_events() if e["type"] == "round_started"]
+    assert len(starts) >= 2
+    digests = snapshots.GameLog.read(game).digests
+    kept = [snapshots.at(game, n, digests[n]) for n in range(1, game.version + 1)]
+    board = kept[0].state.board
+    copies = copy.deepcopy(kept, memo={id(board): board})  # a board is never copied
+
+    for seat in game.seats.all():
+        path = seat_path(seat)
+        for page in ("", "history/", f"history/?move={starts[-1]}", "record.json"):
+            assert client.get(path + page).status_code == 200
+    mover = game.seats.get(position=game.seat_to_move)
+    state = snapshots.current(game).state
+    assert client.post(seat_path(mover), {"version": game.version, "line1": 0}).status_code == 400
+    line = state.board.line_id(rules.legal_lines(state, mover.position)[0])
+    form = {"version": game.version, "line1": line}
+    assert client.post(seat_path(mover), form).status_code == 302
+    game.refresh_from_db()
+    for _ in range(2):  # the strong bot (the one that covers a timeout), then the greedy one
+        bot = game.seats.get(position=game.seat_to_move)
+        bot.bot_level = "greedy" if game.version > kept[-1].version + 1 else ""
+        game = autoplay.play_turn(game, bot, game.version)
+    for message in Message.objects.filter(status=Message.Status.PENDING):
+        outbox.deliver(message.pk, now=message.next_attempt_at)
+    assert mail.outbox
+
+    for one, other in zip(kept, copies, strict=True):
+        assert_same(one, other)
+        assert one.state.last_scoring == other.state.last_scoring
