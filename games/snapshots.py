@@ -15,11 +15,11 @@ key; and a new release of the engine another stamp. Entries are never invalidate
 process keeps the ones it used last in its own memory, as objects (unpickling a state from
 Django's cache and pickling the next one took a tenth of a move's time).
 
-When the cache misses (a new process, an evicted entry), the
-snapshot is rebuilt from the log: the rows are read and replayed from the latest round
-start still cached (a snapshot at each round start is kept for that), so a long game does
-not re-score its past rounds. The write path (games.services) folds its new events onto
-the snapshot it started from, and stores the result for the pages that follow.
+When the cache misses (a new process, an evicted entry), the snapshot is rebuilt from the
+log: the rows are read and replayed from the latest round start still cached (a snapshot
+at each round start is kept for that), so a long game does not re-score its past rounds.
+The write path (games.services) folds its new events onto the snapshot it started from,
+and stores the result for the pages that follow.
 """
 
 from __future__ import annotations
@@ -157,8 +157,9 @@ def store(*found: Snapshot) -> None:
     every page and email leaves them as they were)."""
     with _kept_lock:
         for snapshot in found:
-            _kept[snapshot.key] = snapshot
-            _kept.move_to_end(snapshot.key)
+            key = snapshot.key
+            _kept[key] = snapshot
+            _kept.move_to_end(key)
         while len(_kept) > KEPT:
             _kept.popitem(last=False)
 
