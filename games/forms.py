@@ -91,7 +91,7 @@ class MoveForm(forms.Form):
         self.seat = seat
         board = state.board
         self.placing = state.phase == rules.PLACING
-        self.first_line_ids = legal_line_ids(state, seat) if not self.placing else []
+        self.first_line_ids = rules.legal_line_ids(state, seat) if not self.placing else []
         # The second step without JavaScript: the first line is chosen, and only the lines
         # the rules allow after it are offered.
         self.first_line = first_line if first_line in self.first_line_ids else None
@@ -174,11 +174,6 @@ class MoveForm(forms.Form):
                 tuple(board.line_points(i) for i in ids), exclusive=frozenset(coloured)
             )
         return data
-
-
-def legal_line_ids(state: rules.GameState, seat: int) -> list[int]:
-    board = state.board
-    return [board.line_id(line) for line in rules.legal_lines(state, seat)]
 
 
 def second_line_ids(state: rules.GameState, seat: int, first: list[int]) -> list[int]:

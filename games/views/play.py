@@ -8,7 +8,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db.models import F, Q
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
@@ -108,8 +108,9 @@ def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
         return _board(request, seat, snapshot, form, status=422)
     messages.success(request, _("Your move is in. We will email you when it is your turn again."))
     # Back to the link the move came through: it opens the seat (its check let the move
-    # through), and needs no signing anew.
-    return redirect(request.path)
+    # through), and needs no signing anew. A path, not a view's name: redirect() would try
+    # it as one first.
+    return HttpResponseRedirect(request.path)
 
 
 def waiting_elsewhere(seat: Seat) -> dict | None:

@@ -49,7 +49,7 @@ def test_a_moves_form_checks_its_numbers_without_labelling_every_option(monkeypa
     state = rules.replay(events[:12])
     assert state.phase != rules.PLACING and state.seat_to_move is not None
     seat = state.seat_to_move
-    allowed = move_forms.legal_line_ids(state, seat)
+    allowed = rules.legal_line_ids(state, seat)
     refused = next(i for i in range(len(state.board.lines)) if i not in allowed)
     seconds = move_forms.second_line_ids(state, seat, allowed)
     labelled = []

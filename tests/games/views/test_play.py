@@ -5,7 +5,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import links, rules
 from games.bots import greedy_move
-from games.forms import MoveForm, legal_line_ids
+from games.forms import MoveForm
 from games.links import rotate_link, seat_path
 from games.services import load_state
 from notifications.models import MailPreference, Message, Suppression
@@ -71,7 +71,7 @@ def test_building_one_line_with_the_second_left_empty(client):
     game = building_game()
     seat = seat_to_move(game)
     state = load_state(game)
-    line = legal_line_ids(state, seat.position)[0]
+    line = rules.legal_line_ids(state, seat.position)[0]
     data = {"version": game.version, "point": "", "line1": line, "line2": ""}
     response = client.post(seat_path(seat), data)
     assert response.status_code == 302
@@ -83,11 +83,11 @@ def test_building_two_lines(client):
     seat = seat_to_move(game)
     state = load_state(game)
     board = state.board
-    first = next(i for i in legal_line_ids(state, seat.position) if board.lines[i][2] == 1)
+    first = next(i for i in rules.legal_line_ids(state, seat.position) if board.lines[i][2] == 1)
     after = rules.apply(
         state, {"type": "track_built", "seat": seat.position, "lines": [board.line_points(first)]}
     )
-    second = next(i for i in legal_line_ids(after, seat.position) if board.lines[i][2] == 1)
+    second = next(i for i in rules.legal_line_ids(after, seat.position) if board.lines[i][2] == 1)
     response = client.post(
         seat_path(seat), {"version": game.version, "line1": first, "line2": second}
     )
@@ -268,7 +268,9 @@ def test_without_javascript_the_second_step_offers_only_what_may_follow(client):
         game = play_turn(game)
     state = load_state(game)
     seat = game.seats.get(position=state.seat_to_move)
-    first = next(i for i in legal_line_ids(state, seat.position) if state.board.lines[i][2] == 1)
+    first = next(
+        i for i in rules.legal_line_ids(state, seat.position) if state.board.lines[i][2] == 1
+    )
     page = client.post(
         seat_path(seat), {"version": game.version, "line1": first, "step": "second"}
     ).content.decode()
