@@ -158,8 +158,8 @@ def page(request: HttpRequest, seat: Seat, table: Table, around: dict) -> bytes:
     ``table`` (``Table.of``), ``around`` (what the view read for the page around the
     board: plain values only), the seat's own banner facts, the page's path and the
     signed-in account's name. Filled in per request: the CSRF token and the table talk
-    panel (read afresh each time). A request with messages to show (after a move) is
-    rendered afresh.
+    panel (read afresh each time). A request with messages to show (after joining, or
+    writing at the table) is rendered afresh.
     """
     game, token = seat.game, table.token
     inputs = (

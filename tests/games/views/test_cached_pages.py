@@ -96,7 +96,7 @@ def test_what_the_page_reads_afresh_shows_at_once(client):
     assert b"Grace" not in client.get(path).content
 
 
-def test_a_message_after_a_move_is_shown_once(client):
+def test_the_note_after_a_move_is_kept_with_the_page_it_leads_to_not_the_seats_link(client):
     game = GameFactory()
     seat = game.seats.get(position=game.seat_to_move)
     state = load_state(game)
@@ -104,6 +104,7 @@ def test_a_message_after_a_move_is_shown_once(client):
     response = client.post(seat_path(seat), {"version": game.version, "point": point}, follow=True)
     assert b"Your move is in" in response.content
     assert b"Your move is in" not in client.get(seat_path(seat)).content
+    assert b"Your move is in" in client.get(response.redirect_chain[-1][0]).content
 
 
 def test_the_replay_reads_table_talk_and_the_account_afresh(client):

@@ -47,9 +47,29 @@ def test_placing_a_start_marker(client):
     path = seat_path(seat)
     response = client.post(path, {"version": game.version, "point": point})
     assert response.status_code == 302
-    assert response["Location"] == path  # back to the link the move came through
+    # Back to the link the move came through, which then says that the move is in.
+    assert response["Location"] == path + "?moved"
     state = load_state(game)
     assert state.starts[seat.position] == point
+
+
+def test_the_note_after_a_move_promises_an_email_only_when_one_will_come(client):
+    game = GameFactory()
+    seat = seat_to_move(game)
+    state = load_state(game)
+    point = state.board.point_index[rules.legal_start_points(state)[0]]
+    Suppression.objects.create(address=seat.email, reason=Suppression.Reason.BOUNCED)
+    page = client.post(seat_path(seat), {"version": game.version, "point": point}, follow=True)
+    assert "Your move is in." in page.content.decode()
+    assert "We will email you" not in page.content.decode()
+
+
+def test_the_page_a_move_led_to_says_nothing_of_it_once_the_turn_is_back(client):
+    game = GameFactory()
+    seat = seat_to_move(game)
+    page = client.get(seat_path(seat) + "?moved").content.decode()
+    assert "Your turn" in page
+    assert "Your move is in" not in page
 
 
 def test_a_move_through_a_fresh_link_leads_back_to_it_and_older_links_die(client):
@@ -61,7 +81,7 @@ def test_a_move_through_a_fresh_link_leads_back_to_it_and_older_links_die(client
     state = load_state(game)
     point = state.board.point_index[rules.legal_start_points(state)[0]]
     response = client.post(fresh, {"version": game.version, "point": point})
-    assert (response.status_code, response["Location"]) == (302, fresh)
+    assert (response.status_code, response["Location"]) == (302, fresh + "?moved")
     assert client.get(fresh).status_code == 200
     assert client.get(old).status_code == 403
 
