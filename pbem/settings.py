@@ -114,6 +114,10 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# PostgreSQL through Django's own backend, whose health check skips a connection that
+# served a request moments ago (pbem/postgresql/base.py).
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["ENGINE"] = "pbem.postgresql"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -393,7 +397,7 @@ CONTENT_SECURITY_POLICY = {
 # on the server. DB_PREPARE_THRESHOLD=off turns both off, as a pooler that passes one
 # client's statements to several server connections needs (PgBouncer in transaction mode
 # without max_prepared_statements).
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+if DATABASES["default"]["ENGINE"] == "pbem.postgresql":
     _prepare_threshold = os.getenv("DB_PREPARE_THRESHOLD", "5")
     if _prepare_threshold != "off":
         DATABASES["default"].setdefault("OPTIONS", {}).update(

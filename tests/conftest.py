@@ -10,7 +10,7 @@ from games import snapshots
 from games.bots import greedy_move
 from games.services import load_state, submit_move
 
-ON_POSTGRES = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+ON_POSTGRES = settings.DATABASES["default"]["ENGINE"] == "pbem.postgresql"
 
 
 # Fixtures that give a test the database: a test without them (or the django_db mark)
