@@ -15,8 +15,9 @@ ORM builds anew each time. Here they are one statement, built once per process
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from django.db import DEFAULT_DB_ALIAS
 from django.db.models import Expression, Model
@@ -92,15 +93,11 @@ class TableRead:
         seat.table_rows = rows
         return seat
 
-    def seats(self, seat: Seat) -> list[Seat]:
+    def seats(self, seat: Seat) -> TableSeats:
         """Every seat at the table of ``seat`` (as this read it), in play order, as models
         with their accounts and ``also``; ``seat`` itself at its place. What a move's
         write path reads of the table, without reading it again."""
-        at = self.row_fields[0]
-        return [
-            seat if row[at] == seat.position else self._seat(row, seat.game)
-            for row in seat.table_rows
-        ]
+        return TableSeats(self, seat)
 
     def _seat(self, row: tuple, game: Game) -> Seat:
         seat_part, _game_part, user_part = self.parts
@@ -111,3 +108,31 @@ class TableRead:
         for name, value in zip(self.also, row[self.also_at :], strict=True):
             setattr(seat, name, value)
         return seat
+
+
+class TableSeats(Sequence[Seat]):
+    """The seats at a table as ``TableRead.seats`` gives them, each made a model when first
+    asked for: a move looks at the seat to move next, and seldom at the others."""
+
+    def __init__(self, read: TableRead, seat: Seat) -> None:
+        self.read = read
+        self.seat = seat
+        self.made: dict[int, Seat] = {seat.position: seat}
+
+    def __len__(self) -> int:
+        return len(self.seat.table_rows)
+
+    @overload
+    def __getitem__(self, index: int) -> Seat: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Seat]: ...
+
+    def __getitem__(self, index: int | slice) -> Seat | list[Seat]:
+        if isinstance(index, slice):
+            return [self[n] for n in range(len(self))[index]]
+        row = self.seat.table_rows[index]  # IndexError past the end, as a list's
+        position = row[self.read.row_fields[0]]
+        if position not in self.made:
+            self.made[position] = self.read._seat(row, self.seat.game)
+        return self.made[position]

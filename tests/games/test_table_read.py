@@ -88,3 +88,23 @@ def test_one_statement_reads_it_all():
         facts = (seat.game.title, seat.user.email, seat.table, seat.suppression)
     assert len(queries) == 1
     assert facts[1] == account.email
+
+
+def test_the_tables_seats_are_the_orms_read_with_it_each_made_once():
+    game = simulated_game(seats=4, seed=2, until=25)
+    account = UserFactory()
+    Seat.objects.filter(game=game, position=3).update(user=account)
+    expected = list(Seat.objects.select_related("user").filter(game=game).order_by("position"))
+    read = TableRead(also=MAIL_STOPPED_COLUMNS)
+    seat = read(game.pk, 1)
+    with CaptureQueriesContext(connection) as queries:
+        seats = read.seats(seat)
+        assert len(seats) == 4
+        assert [field_values(s) for s in seats] == [field_values(e) for e in expected]
+        assert seats[1] is seat and seats[2] is seats[2] and seats[-1] is seats[3]
+        assert [s.position for s in seats[1:3]] == [1, 2]
+        assert field_values(seats[3].user) == field_values(account)
+        assert all(s.game is seat.game and s.suppression is None for s in seats)
+        with pytest.raises(IndexError):
+            seats[4]
+    assert len(queries) == 0
