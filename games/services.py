@@ -172,7 +172,7 @@ def submit_move(
     if before is None or before.key != snapshots.key_for(game.version, game.log_digest):
         before = snapshots.current(game)
     try:
-        decided = rules.decide(before.state, seat.position, move)
+        decided, played = rules.play(before.state, seat.position, move)
     except rules.IllegalMove:
         # Judged on the caller's copy: if the game has moved on since, that is the answer.
         now_at = Game.objects.filter(pk=game.pk).values_list("version", flat=True).first()
@@ -187,7 +187,7 @@ def submit_move(
     on_record = before.timeouts_on_record(seat.position)
     try:
         with transaction.atomic() if on_record else atomic_claim():
-            after = _record(moved, before, decided, seats=seats)
+            after = _record(moved, before, decided, seats=seats, played=played)
             in_a_row = after.timeouts_in_a_row(seat.position)
             if in_a_row != on_record:
                 Seat.objects.filter(pk=seat.pk).update(timeouts_in_a_row=in_a_row)
@@ -222,6 +222,7 @@ def _record(
     events: list[dict],
     *,
     seats: Sequence[Seat] | None = None,
+    played: rules.GameState | None = None,
 ) -> snapshots.Snapshot:
     """Append ``events`` to ``game``'s log and bring its projection up to date; return
     the snapshot after them.
@@ -235,10 +236,11 @@ def _record(
     IntegrityError) and the caller's transaction writes nothing. Must run inside one, or
     inside ``atomic_claim()`` when the caller writes nothing else.
     ``seats``: the game's seats in play order with their accounts, when the caller has
-    read them.
+    read them. ``played``: the state after ``events``, when the engine decided them
+    (``rules.play``): they are not checked again.
     """
     events = list(events)
-    after = before.then(events)
+    after = before.then(events, played)
     while after.state.round > 0 and after.state.needs_deal:
         deal = deal_round(after.state)
         after = after.then([deal])

@@ -101,25 +101,30 @@ class Snapshot:
         count, timed_out = self.runs[position]
         return count + 1 if timed_out else count
 
-    def then(self, events: Iterable[dict]) -> Snapshot:
+    def then(self, events: Iterable[dict], state: rules.GameState | None = None) -> Snapshot:
         """The snapshot after ``events`` (engine events; their seq follows this version).
 
-        Each event is checked by the engine, as a replay of the whole log would."""
-        version, digest, state = self.version, self.digest, self.state
+        Each event is checked by the engine, as a replay of the whole log would, unless
+        ``state`` is the engine's state after them: ``rules.play`` gives it with the events
+        it decided, and they need no second check."""
+        version, digest, replayed = self.version, self.digest, self.state
         round_events, runs = list(self.round_events), list(self.runs)
         for event in events:
             version += 1
             # The event as the log will hold it: JSON values (lists, not tuples), with seq.
             event = json.loads(json.dumps(event))
             event.setdefault("seq", version)
-            state = rules.replay([event]) if state is None else rules.apply(state, event)
+            if state is None:
+                replayed = (
+                    rules.replay([event]) if replayed is None else rules.apply(replayed, event)
+                )
             digest = log_digest([event], digest)
             if event["type"] == rules.ROUND_STARTED:
                 round_events = []
             round_events.append(event)
-            runs = runs or [(0, False)] * state.seat_count
+            runs = runs or [(0, False)] * (state or replayed).seat_count
             _count_timeouts(runs, event)
-        return Snapshot(version, digest, state, tuple(round_events), tuple(runs))
+        return Snapshot(version, digest, state or replayed, tuple(round_events), tuple(runs))
 
 
 # Before the first event: the snapshot every log starts from.

@@ -2,7 +2,8 @@
 
 A game is a log of events. ``replay(events)`` rebuilds its state, checking each event;
 ``decide(state, seat, move)`` turns a legal move into the events it causes, or raises
-``IllegalMove`` naming the rule and the line or point. The names below are the engine's
+``IllegalMove`` naming the rule and the line or point (``play`` gives the state after
+them too). The names below are the engine's
 public API; the bots, which play by these rules, live beside it in ``games.bots`` and use
 nothing else.
 """
@@ -53,6 +54,7 @@ from .turns import (
     legal_second_line_ids,
     legal_start_points,
     may_colour,
+    play,
 )
 from .visibility import hands_visible_to, seat_view
 
@@ -124,6 +126,7 @@ __all__ = [
     "missing_cost",
     "moves_since_last_turn",
     "network",
+    "play",
     "reach",
     "read_record",
     "replay",

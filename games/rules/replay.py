@@ -19,7 +19,7 @@ from .events import (
 from .moves import as_line, as_point
 from .options import Options
 from .state import AWAITING_DEAL, OVER, PLACING, ROUND_OVER, GameState
-from .turns import build_lines, game_result, pass_turn, place_start, score_round
+from .turns import build_lines, pass_turn, place_start, score_round, take_scoring
 
 # Events that record what happened around play (``events.AROUND_PLAY_EVENTS``: timeouts,
 # bots taking over a seat, ...) do not change the game: the engine lets them pass. Any
@@ -156,14 +156,7 @@ def _round_scored(state: GameState, event: dict) -> None:
     for key in ("round", "connected", "losses", "scores", "game_ends_at_score"):
         if event[key] != expected[key]:
             raise IllegalMove("wrong_scoring", f"{key} should be {expected[key]}, not {event[key]}")
-    state.scores = list(expected["scores"])
-    state.game_ends_at_score = expected["game_ends_at_score"]
-    state.last_scoring = {**expected, "hands": [list(hand) for hand in state.hands]}
-    if any(score <= state.game_ends_at_score for score in state.scores):
-        state.phase = OVER
-        state.winners = game_result(state.scores)
-    else:
-        state.phase = AWAITING_DEAL
+    take_scoring(state, expected)
 
 
 def _game_ended(state: GameState, event: dict) -> None:

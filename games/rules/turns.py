@@ -7,6 +7,7 @@ event is replayed (``replay.apply``), so a log can only ever hold legal play.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from copy import deepcopy
 
 from .errors import IllegalMove
 from .events import GAME_ENDED, ROUND_SCORED, START_PLACED, TRACK_BUILT, TURN_PASSED
@@ -200,36 +201,56 @@ def game_result(scores: Sequence[int]) -> list[int]:
 
 def decide(state: GameState, seat: int, move: Move) -> list[dict]:
     """The events that ``seat``'s ``move`` causes, or IllegalMove. ``state`` is not changed."""
+    return play(state, seat, move)[0]
+
+
+def play(state: GameState, seat: int, move: Move) -> tuple[list[dict], GameState]:
+    """``decide``, and the state after the events it returns: the state a replay of them
+    onto ``state`` gives, without checking them again. ``state`` is not changed."""
     scratch = state.copy()
     if isinstance(move, PlaceStart):
         place_start(scratch, seat, move.point)
-        return [{"type": START_PLACED, "seat": seat, "point": list(move.point)}]
-    if isinstance(move, Pass):
+        events = [{"type": START_PLACED, "seat": seat, "point": list(move.point)}]
+    elif isinstance(move, Pass):
         pass_turn(scratch, seat)
-        return [{"type": TURN_PASSED, "seat": seat}]
-    if not isinstance(move, Build):
+        events = [{"type": TURN_PASSED, "seat": seat}]
+    elif isinstance(move, Build):
+        build_lines(scratch, seat, move.lines, move.exclusive)
+        event = {
+            "type": TRACK_BUILT,
+            "seat": seat,
+            "lines": [[list(p), list(q)] for p, q in move.lines],
+        }
+        if move.exclusive:
+            event["exclusive"] = sorted(move.exclusive)
+        events = [event]
+        if scratch.phase == ROUND_OVER:
+            scored = score_round(scratch)
+            events.append(scored)
+            take_scoring(scratch, scored)
+            if scratch.phase == OVER:
+                events.append(
+                    {"type": GAME_ENDED, "scores": scored["scores"], "winners": scratch.winners}
+                )
+                scratch.result_recorded = True
+    else:
         raise TypeError(f"not a move: {move!r}")
-    build_lines(scratch, seat, move.lines, move.exclusive)
-    event = {
-        "type": TRACK_BUILT,
-        "seat": seat,
-        "lines": [[list(p), list(q)] for p, q in move.lines],
-    }
-    if move.exclusive:
-        event["exclusive"] = sorted(move.exclusive)
-    events = [event]
-    if scratch.phase == ROUND_OVER:
-        scored = score_round(scratch)
-        events.append(scored)
-        if any(score <= scored["game_ends_at_score"] for score in scored["scores"]):
-            events.append(
-                {
-                    "type": GAME_ENDED,
-                    "scores": scored["scores"],
-                    "winners": game_result(scored["scores"]),
-                }
-            )
-    return events
+    scratch.version = state.version + len(events)
+    return events, scratch
+
+
+def take_scoring(state: GameState, scored: dict) -> None:
+    """Record a round's scoring (``score_round``'s) in ``state`` (mutates it): the scores,
+    the last scoring with the hands it scored, and the game's end or the next deal."""
+    state.scores = list(scored["scores"])
+    state.game_ends_at_score = scored["game_ends_at_score"]
+    # A copy: the scoring is an event too, and the state must not share its lists.
+    state.last_scoring = {**deepcopy(scored), "hands": [list(hand) for hand in state.hands]}
+    if any(score <= state.game_ends_at_score for score in state.scores):
+        state.phase = OVER
+        state.winners = game_result(state.scores)
+    else:
+        state.phase = AWAITING_DEAL
 
 
 def legal_start_points(state: GameState) -> list[Point]:

@@ -1,3 +1,5 @@
+import random
+
 import pytest
 
 from games import rules
@@ -179,3 +181,35 @@ def test_nothing_moves_between_rounds_or_after_the_game():
 def test_a_pass_only_when_no_line_can_be_built():
     with pytest.raises(rules.IllegalMove, match="must build at least one line"):
         rules.decide(placed(), 0, rules.Pass())
+
+
+@pytest.mark.parametrize(
+    ("board", "seats", "options", "seed"),
+    [
+        ("transamerica", 3, rules.Options(), 1),
+        ("transeuropa", 5, rules.Options(exclusive_tracks=3, cities_must_join_start=True), 2),
+    ],
+)
+def test_play_gives_the_state_that_replaying_its_events_gives(board, seats, options, seed):
+    # Whole games: moves that end rounds and the game, and coloured track.
+    from games.bots import greedy_move
+
+    rnd = random.Random(seed)
+    state = rules.replay([{**rules.game_created(board, seats, options), "seq": 1}])
+    rounds_ended = 0
+    while not state.is_over:
+        if state.needs_deal:
+            deal = rules.round_started(state, rules.deal(board, seats, rnd))
+            state = rules.apply(state, deal)
+            continue
+        seat = state.seat_to_move
+        move = greedy_move(state, seat)
+        events, played = rules.play(state, seat, move)
+        assert events == rules.decide(state, seat, move)
+        replayed = state
+        for event in events:
+            replayed = rules.apply(replayed, event)
+        assert played == replayed
+        rounds_ended += events[-1]["type"] in (rules.ROUND_SCORED, rules.GAME_ENDED)
+        state = played
+    assert rounds_ended >= 2 and state.result_recorded
