@@ -72,6 +72,21 @@ def test_the_page_a_move_led_to_says_nothing_of_it_once_the_turn_is_back(client)
     assert "Your move is in" not in page
 
 
+def test_every_page_with_the_hand_is_never_cached_and_a_moves_redirect_needs_no_headers(client):
+    game = GameFactory()
+    seat = seat_to_move(game)
+    path = seat_path(seat)
+    assert "no-store" in client.get(path)["Cache-Control"]
+    refused = client.post(path, {"version": game.version})  # no crossing point chosen
+    assert refused.status_code == 400
+    assert "no-store" in refused["Cache-Control"]
+    state = load_state(game)
+    point = state.board.point_index[rules.legal_start_points(state)[0]]
+    moved = client.post(path, {"version": game.version, "point": point})
+    assert moved.status_code == 302
+    assert "Cache-Control" not in moved
+
+
 def test_a_move_through_a_fresh_link_leads_back_to_it_and_older_links_die(client):
     game = GameFactory()
     seat = seat_to_move(game)
