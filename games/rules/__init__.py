@@ -3,9 +3,8 @@
 A game is a log of events. ``replay(events)`` rebuilds its state, checking each event;
 ``decide(state, seat, move)`` turns a legal move into the events it causes, or raises
 ``IllegalMove`` naming the rule and the line or point (``play`` gives the state after
-them too). The names below are the engine's
-public API; the bots, which play by these rules, live beside it in ``games.bots`` and use
-nothing else.
+them too). The names below are the engine's public API; the bots, which play by these
+rules, live beside it in ``games.bots`` and use nothing else.
 """
 
 from .boards import BOARD_NAMES, COLOURS, Board, City, get_board

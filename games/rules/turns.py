@@ -227,7 +227,8 @@ def play(state: GameState, seat: int, move: Move) -> tuple[list[dict], GameState
         if scratch.phase == ROUND_OVER:
             scored = score_round(scratch)
             events.append(scored)
-            take_scoring(scratch, scored)
+            # A copy: the scoring is an event too, and the state must not share its lists.
+            take_scoring(scratch, deepcopy(scored))
             if scratch.phase == OVER:
                 events.append(
                     {"type": GAME_ENDED, "scores": scored["scores"], "winners": scratch.winners}
@@ -244,8 +245,7 @@ def take_scoring(state: GameState, scored: dict) -> None:
     the last scoring with the hands it scored, and the game's end or the next deal."""
     state.scores = list(scored["scores"])
     state.game_ends_at_score = scored["game_ends_at_score"]
-    # A copy: the scoring is an event too, and the state must not share its lists.
-    state.last_scoring = {**deepcopy(scored), "hands": [list(hand) for hand in state.hands]}
+    state.last_scoring = {**scored, "hands": [list(hand) for hand in state.hands]}
     if any(score <= state.game_ends_at_score for score in state.scores):
         state.phase = OVER
         state.winners = game_result(state.scores)
