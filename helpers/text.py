@@ -1,4 +1,5 @@
-"""Text that people type and that ends up in email headers: names and game titles.
+"""Text helpers: text people type that ends up in email headers (names and game titles),
+and lists of names in a sentence in the active language ("Ada, Bob and Cy").
 
 A line break in a header is how a header is injected (and Django refuses to build such an
 email at all), so forms refuse control characters, and whatever builds a header (a
@@ -6,8 +7,10 @@ subject, a display name) removes them as well, for text that came in some other 
 """
 
 import unicodedata
+from collections.abc import Iterable
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 # Cc: the C0 and C1 controls (line feed, carriage return, tab, escape, NUL...); Zl and Zp:
 # the Unicode line and paragraph separators, which some mail software also breaks on.
@@ -31,3 +34,12 @@ def one_line(text: str) -> str:
     """``text`` safe for an email header: each control character becomes a space, and
     runs of spaces one space."""
     return " ".join("".join(" " if is_control(c) else c for c in text).split())
+
+
+def and_list(names: Iterable) -> str:
+    """Names in a sentence: "Ada", "Ada and Bob", "Ada, Bob and Cy" ("Ada, Bob und Cy")."""
+    names = [str(name) for name in names]
+    if len(names) < 2:
+        return "".join(names)
+    # Translators: the end of a list in a sentence, "Ada, Bob and Cy".
+    return gettext("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}

@@ -7,7 +7,7 @@ truth.
     later = snapshot.then(events)          # more events, each checked by the engine
 
 A snapshot is cached under a key made of the engine's code and the log's digest
-(``games.projection.log_digest``, kept on the Game row with the version): the digest is
+(``games.derived.projection.log_digest``, kept on the Game row with the version): the digest is
 chained over every event of the log, so a key names one log and nothing else. A stale copy
 can never be served: a different log (another move, or the same version numbers reused
 after a database was restored from an older backup) has another digest, hence another
@@ -35,8 +35,8 @@ from functools import cache
 from pathlib import Path
 
 from games import rules
+from games.derived.projection import log_digest
 from games.models import Event, Game
-from games.projection import log_digest
 
 log = logging.getLogger(__name__)
 

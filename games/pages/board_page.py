@@ -5,8 +5,8 @@ they are public (the engine's ``hands_visible_to``, and the scored round's hands
 
 The page is a function of the game's snapshot (its version and log digest), of a
 ``Table`` (the few other facts it shows) and of what the view reads around the board; it
-is rendered once per all of them and cached (games.fragments). A GET reads the seat, its
-game and the seats in one statement (games.table_read), and fills in the CSRF token and
+is rendered once per all of them and cached (games.pages.page_cache). A GET reads the seat, its
+game and the seats in one statement (games.pages.table_read), and fills in the CSRF token and
 the table talk.
 """
 
@@ -21,8 +21,12 @@ from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils.translation import gettext, pgettext
 
-from games import fragments, narration, places, rules, snapshots, talk_panel, time_zones
-from games.board import (
+from games import rules
+from games.derived import snapshots
+from games.forms import MoveForm
+from games.models import Game, Seat
+from games.pages import page_cache, talk_panel
+from games.pages.drawing import (
     board_svg,
     last_turn,
     layout,
@@ -31,10 +35,9 @@ from games.board import (
     since_last_turn,
     static_layer,
 )
-from games.city_names import city_name, city_names
-from games.forms import MoveForm
-from games.models import Game, Seat
-from games.table_read import SeatRow
+from games.pages.table_read import SeatRow
+from games.words import narration, places, time_zones
+from games.words.city_names import city_name, city_names
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,7 @@ class Table:
     @classmethod
     def of(cls, seat: Seat, token: str) -> Table:
         """The table of ``seat``'s page, from what was read with the seat (its game, its
-        account and its ``table``: games.table_read)."""
+        account and its ``table``: games.pages.table_read)."""
         game = seat.game
         account = seat.user.timezone if seat.user_id else None
         return cls(
@@ -76,7 +79,7 @@ def seat_page(
 ) -> dict:
     """The template context of the board part of a seat's page (games/_board_main.html
     and games/_board_scripts.html). ``form`` is the move form, or None when it is not the
-    seat's turn. ``layer`` draws the board's static layers (see games.board.render_svg)."""
+    seat's turn. ``layer`` draws the board's static layers (see games.pages.drawing.render_svg)."""
     state = snapshot.state
     names = [s.name for s in table.seats]
     viewer = table.viewer
@@ -169,7 +172,7 @@ def page(request: HttpRequest, seat: Seat, table: Table, around: dict) -> bytes:
         (seat.autopilot, seat.timeouts_in_a_row),
     )
 
-    def render(holes: fragments.Holes) -> str:
+    def render(holes: page_cache.Holes) -> str:
         context = {
             "game": game,
             "seat": seat,
@@ -187,12 +190,12 @@ def page(request: HttpRequest, seat: Seat, table: Table, around: dict) -> bytes:
     # Without a digest, no key names this log (never so for a game recorded through the
     # write path): rendered afresh.
     fresh = not game.log_digest
-    return fragments.page(
+    return page_cache.page(
         request, "board-page", inputs, render, fresh=fresh, csrf_token=csrf_token, talk=talk
     )
 
 
-def board_parts(game: Game, table: Table, holes: fragments.Holes) -> dict[str, str]:
+def board_parts(game: Game, table: Table, holes: page_cache.Holes) -> dict[str, str]:
     """The board part of a page (games/_board_main.html and games/_board_scripts.html),
     with the move form when it is the viewer's turn, rendered with ``holes``."""
     snapshot = snapshots.current(game)

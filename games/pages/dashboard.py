@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from django.db.models import Prefetch
 
 from games import links
-from games.finished_games import winners
 from games.models import Game, Seat
+from games.pages.finished_games import winners
 
 
 @dataclass(frozen=True)

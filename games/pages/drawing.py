@@ -26,8 +26,9 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
-from games import places, rules
-from games.city_names import city_name
+from games import rules
+from games.words import places
+from games.words.city_names import city_name
 
 SCALE = 40  # pixels between neighbouring crossing points
 MARGIN = 28

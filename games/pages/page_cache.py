@@ -7,12 +7,12 @@ inputs and of the code that renders it (``page_stamp``), so it can never be serv
 other inputs, nor by another release. What differs per request is left as a hole and
 filled in each time: the CSRF token, and what a page reads afresh for each request (an
 insert, such as the table talk panel). What is the same for every game on a board (its
-static layers, games.board.static_layer) is a hole too, filled from this process's copy,
+static layers, games.pages.drawing.static_layer) is a hole too, filled from this process's copy,
 so the cache holds only what is particular to the game.
 
-    fragment = fragments.cached("board", inputs, render)   # render(holes) -> {name: html}
+    fragment = page_cache.cached("board", inputs, render)   # render(holes) -> {name: html}
     fragment.fill("main", request)
-    fragments.page(request, "board-page", inputs, render)  # a whole page, as UTF-8 bytes
+    page_cache.page(request, "board-page", inputs, render)  # a whole page, as UTF-8 bytes
 
 Holes are marked in the rendered text with a nonce drawn for that rendering, so nothing a
 player typed (a name) can pose as one.
@@ -38,8 +38,11 @@ from django.middleware.csrf import get_token
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
-from games.board import static_layer
-from games.snapshots import source_digest
+import accounts
+import games
+import helpers
+from games.derived.snapshots import source_digest
+from games.pages.drawing import static_layer
 
 log = logging.getLogger(__name__)
 
@@ -47,13 +50,35 @@ log = logging.getLogger(__name__)
 TIMEOUT = 60 * 60 * 24 * 3
 
 
+# What a page is rendered from: code, templates, static files and board data.
+SOURCE_SUFFIXES = (".py", ".html", ".js", ".css", ".json")
+
+
+def page_sources() -> list[Path]:
+    """Every folder a page's code, templates and static files come from: the games app
+    (its engine, words, read models, templates and script), the helpers, accounts, the
+    site's own package (its template tags and stylesheet) and the site-wide templates."""
+    return [
+        Path(games.__file__).parent,
+        Path(helpers.__file__).parent,
+        Path(accounts.__file__).parent,
+        Path(settings.BASE_DIR) / "pbem",
+        Path(settings.SITE_TEMPLATES),
+    ]
+
+
+def sources_stamp(folders: list[Path]) -> str:
+    """A digest of the page sources in ``folders``: it changes when any of them does."""
+    digests = ":".join(source_digest(folder, SOURCE_SUFFIXES) for folder in folders)
+    return hashlib.sha256(digests.encode()).hexdigest()[:16]
+
+
 @cache
 def page_stamp() -> str:
-    """The code that renders the pages (the games app's modules, templates and static
-    files, Django, and where static files are served from): a new release never serves
-    what an older one rendered."""
-    root = Path(__file__).parent
-    code = source_digest(root, (".py", ".html", ".js", ".css", ".json"))
+    """The code that renders the pages (page_sources(), the compiled catalogues, Django,
+    and where static files are served from): a new release never serves what an older one
+    rendered."""
+    code = sources_stamp(page_sources())
     # The compiled catalogues: a corrected translation is never hidden behind an old page.
     words = "".join(source_digest(Path(path), (".mo",)) for path in settings.LOCALE_PATHS)
     return f"{code}:{words}:{django.__version__}:{settings.STATIC_URL}:{settings.STORAGES}"

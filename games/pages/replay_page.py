@@ -17,11 +17,13 @@ from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 
-from games import fragments, rules, snapshots, talk_panel
-from games.board import board_svg, last_turn, render_svg
-from games.city_names import city_names
+from games import rules
+from games.derived import snapshots
 from games.models import Game, Seat
-from games.narration import describe
+from games.pages import page_cache, talk_panel
+from games.pages.drawing import board_svg, last_turn, render_svg
+from games.words.city_names import city_names
+from games.words.narration import describe
 
 
 def viewer_seat(game: Game, user) -> Seat | None:
@@ -221,11 +223,11 @@ def replay_html(
     talk_token: str = "",
 ) -> bytes:
     """The whole replay page (games/replay.html) as UTF-8, rendered once per version and
-    ``page`` and cached (games.fragments.page); never cached for a page that reports an
+    ``page`` and cached (games.pages.page_cache.page); never cached for a page that reports an
     error. With ``talk_seat`` (the page reached through that seat's link, ``talk_token``),
     the players' table talk as that seat sees it, read afresh for each request."""
 
-    def render(holes: fragments.Holes) -> str:
+    def render(holes: page_cache.Holes) -> str:
         moves = Replay(game, page.viewer)
         frame = moves.frame(page.seq)
         svg = board_svg(
@@ -263,6 +265,6 @@ def replay_html(
         inserts["talk"] = talk_panel.panel(
             request, talk_seat, talk_token, readonly=True, csrf_token=csrf_token
         )
-    return fragments.page(
+    return page_cache.page(
         request, "replay", inputs, render, fresh=fresh, csrf_token=csrf_token, **inserts
     )

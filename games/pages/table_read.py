@@ -3,7 +3,7 @@
 A board page is read on every visit and every poll, and most of its time went to reading
 it: the seat with its game and account, then the table's rows, two queries whose SQL the
 ORM builds anew each time. Here they are one statement, built once per process
-(games.compiled_query), and its rows become the models the ORM would have given.
+(helpers.compiled_queries), and its rows become the models the ORM would have given.
 
     read = TableRead(also={"suppression": Subquery(...)})
     seat = read(game_id, position)  # None when the game has no such seat
@@ -23,8 +23,8 @@ from django.db import DEFAULT_DB_ALIAS
 from django.db.models import Expression, Model
 
 from accounts.models import User
-from games.compiled_query import CompiledQuery
 from games.models import Game, Seat
+from helpers.compiled_queries import CompiledQuery
 
 
 @dataclass(frozen=True)

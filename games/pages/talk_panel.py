@@ -6,9 +6,10 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
-from games import fragments, talk
 from games.forms import TalkForm
 from games.models import Seat, TalkMute
+from games.pages import page_cache
+from games.services import talk
 
 
 def panel(
@@ -25,11 +26,11 @@ def panel(
     if seat.game.last_talk_at is None:
         # A table nobody has talked at: the same panel for every request through this
         # link (in its language), rendered once; the CSRF token is filled in each time.
-        def render(holes: fragments.Holes) -> dict[str, str]:
+        def render(holes: page_cache.Holes) -> dict[str, str]:
             context = _context(seat, token, [], [], writes, holes.csrf_token)
             return {"panel": render_to_string("games/_talk.html", context)}
 
-        fragment = fragments.cached("talk-empty", (token, writes), render)
+        fragment = page_cache.cached("talk-empty", (token, writes), render)
         return fragment.fill("panel", request, csrf_token)
     messages_list = list(talk.visible_to(seat))
     muted = set(TalkMute.objects.filter(seat=seat).values_list("muted_id", flat=True))

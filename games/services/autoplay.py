@@ -18,7 +18,8 @@ from collections.abc import Sequence
 
 from games.bots import BOTS, DEFAULT_BOT, Bot
 from games.models import Game, Seat
-from games.services import GameMovedOn, load_state, submit_move
+from games.services.event_log import GameMovedOn, load_state
+from games.services.moves import submit_move
 
 logger = logging.getLogger(__name__)
 

@@ -21,9 +21,12 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
 
 from accounts.models import User
-from games import rules, services
-from games.autoplay import play_turn
+from games import rules
+from games.derived import snapshots
 from games.models import Event, Game, Seat
+from games.services import vacations
+from games.services.autoplay import play_turn
+from games.services.event_log import GameMovedOn, lock_game, record_events
 
 log = logging.getLogger(__name__)
 
@@ -54,14 +57,14 @@ def due_game_ids(now: datetime) -> list[int]:
 
 
 def ended_vacations(now: datetime) -> list[int]:
-    """The accounts whose vacation has run out (services.end_vacation ends each)."""
+    """The accounts whose vacation has run out (vacations.end_vacation ends each)."""
     ended = User.objects.filter(vacation_until__lte=now).order_by("vacation_until")
     return list(ended.values_list("pk", flat=True)[:BATCH])
 
 
 def clocks_to_pause(now: datetime) -> list[int]:
     """The seats of players on vacation whose clock runs in an active game: a game that
-    began during the vacation (services.pause_clock pauses each)."""
+    began during the vacation (vacations.pause_clock pauses each)."""
     last_clock_event = (
         Event.objects.filter(game=OuterRef("game"), type__in=rules.CLOCK_EVENTS)
         .annotate(seat=Cast(KT("data__seat"), IntegerField()))
@@ -86,7 +89,7 @@ def end_vacation(user_id: int, now: datetime) -> bool:
     user = User.objects.filter(pk=user_id, vacation_until__lte=now).first()
     if user is None:
         return False
-    services.end_vacation(user, now)
+    vacations.end_vacation(user, now)
     return True
 
 
@@ -96,13 +99,13 @@ def pause_clock(seat_id: int, now: datetime) -> bool:
     seat = Seat.objects.select_related("game", "user").filter(pk=seat_id).first()
     if seat is None or not on_vacation(seat, now):
         return False
-    return services.pause_clock(seat, now)
+    return vacations.pause_clock(seat, now)
 
 
 def on_vacation(seat: Seat, now: datetime) -> bool:
     """Whether the seat's player is on vacation at ``now``.
 
-    A second guard beside the paused clock (games.projection): a game that began during
+    A second guard beside the paused clock (games.derived.projection): a game that began during
     the vacation has its clock paused by the scan's first step, but never times out first.
     """
     user = seat.user
@@ -117,14 +120,44 @@ def apply_deadline(game_id: int, now: datetime) -> str:
             return "skipped"
         seat = game.seats.select_related("user").get(position=game.seat_to_move)
         if seat.is_bot or seat.autopilot:
-            # Due at once by design (see games.projection): the bot plays, no timeout.
+            # Due at once by design (see games.derived.projection): the bot plays, no timeout.
             play_turn(game, seat, game.version, reason="autopilot")
             return "bot moves"
         if on_vacation(seat, now):
             return "paused"
-        game = services.record_timeout(game, seat, game.version)
+        game = record_timeout(game, seat, game.version)
         if game.on_timeout == Game.OnTimeout.WAIT:
             return "timeouts"
         seat.refresh_from_db()
         play_turn(game, seat, game.version, reason="timeout")
         return "timeouts"
+
+
+def record_timeout(game: Game, seat: Seat, expected_version: int) -> Game:
+    """Record that ``seat`` let its move's deadline pass.
+
+    Counts the timeouts in a row; when the game's rule is "a bot plays" and the count
+    reaches ``bot_takeover_after``, the bot keeps the seat (``seat_taken_by_bot``) until
+    the player takes it back. The caller then has the bot play the turn (or, when the
+    game waits, nothing more happens until the player moves).
+    """
+    with transaction.atomic():
+        locked = lock_game(game)
+        if locked.version != expected_version or locked.seat_to_move != seat.position:
+            raise GameMovedOn(expected_version, locked.version)
+        seat = Seat.objects.select_for_update().get(pk=seat.pk)
+        before = snapshots.current(locked)
+        in_a_row = before.timeouts_in_a_row(seat.position) + 1
+        events = [{"type": rules.TURN_TIMED_OUT, "seat": seat.position, "in_a_row": in_a_row}]
+        takeover = (
+            locked.on_timeout == Game.OnTimeout.BOT
+            and not seat.autopilot
+            and in_a_row >= locked.bot_takeover_after
+        )
+        if takeover:
+            events.append({"type": rules.SEAT_TAKEN_BY_BOT, "seat": seat.position})
+            seat.autopilot = True
+        seat.timeouts_in_a_row = in_a_row
+        seat.save(update_fields=["timeouts_in_a_row", "autopilot"])
+        record_events(locked, before, events)
+    return locked

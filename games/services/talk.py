@@ -22,9 +22,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from accounts.text import is_control
 from games.models import Game, Seat, TalkBlock, TalkMessage, TalkMute, TalkReport
 from games.signals import talk_reported
+from helpers.text import is_control
 
 MAX_LENGTH = 500
 # Messages a seat may write in an hour: enough to talk, too few to flood a table.

@@ -19,14 +19,16 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import board_page, rules, services, snapshots, talk_panel
-from games.board_page import Table, seat_page
-from games.explanations import explain
+from games import rules, services
+from games.derived import snapshots
 from games.forms import EmailForm, MoveForm
 from games.links import seat_path
 from games.models import Game, Seat
-from games.table_read import TableRead
+from games.pages import board_page, talk_panel
+from games.pages.board_page import Table, seat_page
+from games.pages.table_read import TableRead
 from games.views.seat_link import seat_link
+from games.words.explanations import explain
 from notifications import preferences
 from notifications.models import MAIL_STOPPED_COLUMNS
 from pbem import ratelimits

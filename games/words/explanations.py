@@ -2,7 +2,7 @@
 
 The engine refuses a move with a stable code and the facts concerned
 (``rules.IllegalMove``); this module words it in the active language, naming lines and
-points as the board page does (``games.places``). Codes that only a record from outside
+points as the board page does (``games.words.places``). Codes that only a record from outside
 can raise (a bad deal, a wrong score) keep the engine's own English words: only an
 operator reads them.
 """
@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games import places, rules
+from games import rules
+from games.words import places
 
 EXPLANATIONS = {
     "no_such_seat": _("There is no such seat in this game."),

@@ -12,8 +12,9 @@ from collections.abc import Callable
 
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
 
-from games import places, rules
-from games.wording import and_list
+from games import rules
+from games.words import places
+from helpers.text import and_list
 
 Names = list[str]
 

@@ -30,10 +30,10 @@ from django.utils import translation
 from django.utils.translation import gettext, pgettext, pgettext_lazy
 
 from games import rules
-from games.city_names import city_name
+from games.words.city_names import city_name
 
 # The six directions of the grid, in order round the compass (each next to the next), as
-# steps of (column, row) with their names: see games.board.xy for the geometry.
+# steps of (column, row) with their names: see games.pages.drawing.xy for the geometry.
 DIRECTIONS = (
     ((1, 0), pgettext_lazy("direction", "east")),
     ((1, 1), pgettext_lazy("direction", "south-east")),

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext, ngettext
 
-from games import narration, places, rules
+from games import rules
 from games.bots import strong_suggestions
-from games.city_names import city_name
-from games.wording import and_list
+from games.words import narration, places
+from games.words.city_names import city_name
+from helpers.text import and_list
 
 COUNT = 3
 

@@ -11,7 +11,7 @@ request gets the outage page (503 with Retry-After, pbem.middleware), and its er
 Django replace the connection as it ends (``errors_occurred``), as it does for the
 requests that were in flight when the server went.
 
-    DATABASES = {"default": {"ENGINE": "pbem.postgresql", ...}}  # and CONN_HEALTH_CHECKS
+    DATABASES = {"default": {"ENGINE": "helpers.postgresql", ...}}  # and CONN_HEALTH_CHECKS
 """
 
 from __future__ import annotations

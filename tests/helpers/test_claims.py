@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.models import Event, Game
-from games.single_statement import Claim, atomic_claim, claim_and_insert
+from helpers.claims import Claim, atomic_claim, claim_and_insert
 from notifications.models import Message
 from tests.factories import GameFactory
 

@@ -5,8 +5,8 @@ from datetime import timedelta
 import pytest
 from django.db.models import Q
 
-from games.compiled_query import CompiledQuery
 from games.models import Event, Game, Seat
+from helpers.compiled_queries import CompiledQuery
 from tests.factories import GameFactory, simulated_game
 
 pytestmark = pytest.mark.django_db

@@ -3,7 +3,7 @@
 import pytest
 from django.core.exceptions import ValidationError
 
-from accounts.text import one_line, refuse_control_characters
+from helpers.text import one_line, refuse_control_characters
 
 
 @pytest.mark.parametrize(

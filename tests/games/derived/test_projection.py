@@ -3,8 +3,8 @@ from datetime import UTC, datetime, timedelta
 
 from games import rules
 from games.bots import greedy_move
+from games.derived.projection import differences, project
 from games.models import Event, Game
-from games.projection import differences, project
 
 WHEN = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 

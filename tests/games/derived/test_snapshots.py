@@ -1,4 +1,4 @@
-"""Cached states (games.snapshots) are derived from the log and can never be stale: their
+"""Cached states (games.derived.snapshots) are derived from the log and can never be stale: their
 key names one log, and the write path reuses the state it built. A process keeps them as
 objects, shared by its requests: nothing that reads them changes them."""
 
@@ -7,10 +7,12 @@ import copy
 import pytest
 from django.core import mail
 
-from games import autoplay, rules, services, snapshots
+from games import rules, services
+from games.derived import snapshots
+from games.derived.projection import log_digest
 from games.links import seat_path
 from games.models import Game
-from games.projection import log_digest
+from games.services import autoplay
 from notifications import outbox
 from notifications.models import Message
 from tests.conftest import play_turn

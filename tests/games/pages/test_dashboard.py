@@ -4,7 +4,7 @@ from datetime import timedelta
 
 import pytest
 
-from games import dashboard
+from games.pages import dashboard
 from tests.conftest import play_turn
 from tests.factories import GameFactory, UserFactory, simulated_game
 

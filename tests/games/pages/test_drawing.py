@@ -3,9 +3,9 @@ import math
 import pytest
 
 from games import rules
-from games.board import SCALE, board_svg, last_turn, xy
-from games.places import line_label
+from games.pages.drawing import SCALE, board_svg, last_turn, xy
 from games.services import load_state
+from games.words.places import line_label
 from tests.conftest import play_turn
 from tests.factories import GameFactory
 

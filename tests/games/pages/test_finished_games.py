@@ -5,8 +5,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import finished_games, rules
+from games import rules
 from games.models import Game
+from games.pages import finished_games
 from tests.factories import GameFactory, simulated_game
 
 pytestmark = pytest.mark.django_db

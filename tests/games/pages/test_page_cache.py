@@ -1,5 +1,5 @@
 """The board and replay pages are rendered once per game version and cached
-(games.fragments): whatever else they show is part of the key, and what differs per
+(games.pages.page_cache): whatever else they show is part of the key, and what differs per
 request (the CSRF token) is filled in per request."""
 
 import re
@@ -8,9 +8,9 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games import rules, talk
+from games import rules
 from games.links import seat_path
-from games.services import load_state
+from games.services import load_state, talk
 from tests.conftest import play_turn
 from tests.factories import GameFactory, UserFactory
 
@@ -120,7 +120,7 @@ def test_the_replay_reads_table_talk_and_the_account_afresh(client):
 
 
 def test_a_cached_page_is_the_page_rendered_afresh_in_utf8(client):
-    # Kept encoded (games.fragments.page): names, the German board's cities and the talk
+    # Kept encoded (games.pages.page_cache.page): names, the German board's cities and the talk
     # filled in come out as UTF-8, the same from the cache as when first rendered.
     game = GameFactory(board="transeuropa", language="de")
     game.seats.filter(position=1).update(name="Zoë Ørsted")

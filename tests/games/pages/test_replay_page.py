@@ -2,8 +2,9 @@
 
 import pytest
 
-from games import replay_page, rules
+from games import rules
 from games.models import Game
+from games.pages import replay_page
 from tests.factories import GameFactory, UserFactory, running_game_in_round_2, simulated_game
 
 pytestmark = pytest.mark.django_db

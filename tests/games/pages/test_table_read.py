@@ -6,7 +6,7 @@ from django.db.models import F, Value
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Seat
-from games.table_read import SeatRow, TableRead
+from games.pages.table_read import SeatRow, TableRead
 from notifications.models import MAIL_STOPPED_COLUMNS, MailPreference, Suppression
 from tests.factories import GameFactory, UserFactory, simulated_game
 

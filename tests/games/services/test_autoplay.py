@@ -1,11 +1,10 @@
-"""Bots at the table (games.autoplay): real games, through the one write path."""
+"""Bots at the table (games.services.autoplay): real games, through the one write path."""
 
 import pytest
 
-from games import autoplay
 from games.bots import BOTS, DEFAULT_BOT
 from games.models import Game, Seat
-from games.services import SeatSpec, create_game, load_state, start_game, submit_move
+from games.services import SeatSpec, autoplay, create_game, load_state, start_game, submit_move
 from tests.conftest import play_turn as play_greedy_turn
 
 pytestmark = pytest.mark.django_db

@@ -4,8 +4,9 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from games import rules, snapshots
+from games import rules
 from games.bots import greedy_move
+from games.derived import snapshots
 from games.models import Event, Game
 from games.services import (
     GameMovedOn,

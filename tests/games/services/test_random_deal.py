@@ -2,8 +2,8 @@ import secrets
 
 import pytest
 
-from games import random_deal, rules
-from games.services import load_state
+from games import rules
+from games.services import load_state, random_deal
 from tests.factories import GameFactory
 
 

@@ -1,13 +1,14 @@
-"""games.record_import: a game record becomes a game, through the write path."""
+"""games.services.record_import: a game record becomes a game, through the write path."""
 
 import json
 import random
 
 import pytest
 
-from games import record_import, rules, services
+from games import rules, services
 from games.bots import greedy_move, simulate
 from games.models import Game
+from games.services import record_import
 
 pytestmark = pytest.mark.django_db
 

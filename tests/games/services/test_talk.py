@@ -7,9 +7,9 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from games import talk
 from games.links import make_token, seat_path
 from games.models import TalkBlock, TalkMessage, TalkReport
+from games.services import talk
 from notifications import emails
 from tests.conftest import delivered
 from tests.factories import GameFactory, simulated_game

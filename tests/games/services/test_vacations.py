@@ -1,4 +1,4 @@
-"""Vacations pause a player's clocks (games.services, games.projection), and the deadline
+"""Vacations pause a player's clocks (games.services, games.derived.projection), and the deadline
 scan ends them; the clock is moved by passing ``now``."""
 
 from datetime import timedelta

@@ -1,9 +1,9 @@
-"""Cities by the names their readers know them by (games.city_names)."""
+"""Cities by the names their readers know them by (games.words.city_names)."""
 
 from django.utils import translation
 
 from games import rules
-from games.city_names import CITIES, city_name
+from games.words.city_names import CITIES, city_name
 
 
 def test_every_city_of_every_board_is_in_the_catalogues():

@@ -1,4 +1,4 @@
-"""The engine's refusals, worded for the player in their language (games.explanations)."""
+"""The engine's refusals, worded for the player in their language (games.words.explanations)."""
 
 import ast
 from pathlib import Path
@@ -6,8 +6,9 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from games import explanations, places, rules
+from games import rules
 from games.services import load_state
+from games.words import explanations, places
 from tests.factories import simulated_game
 
 RULES = Path(rules.__file__).parent

@@ -1,8 +1,8 @@
-"""Which language a player reads (games.languages): their own choice, else the game's."""
+"""Which language a player reads (games.words.languages): their own choice, else the game's."""
 
 import pytest
 
-from games.languages import language_for, language_for_address
+from games.words.languages import language_for, language_for_address
 from tests.factories import GameFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -1,6 +1,7 @@
 """Events in words, for the replay page and every email."""
 
-from games import narration, rules
+from games import rules
+from games.words import narration
 
 
 class TestDescribe:

@@ -3,7 +3,8 @@
 import pytest
 from django.utils import translation
 
-from games import places, rules
+from games import rules
+from games.words import places
 
 
 @pytest.fixture(params=rules.BOARD_NAMES)

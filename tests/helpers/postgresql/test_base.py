@@ -1,4 +1,4 @@
-"""pbem.postgresql: a kept connection is checked before use only once it has been idle."""
+"""helpers.postgresql: a kept connection is checked before use only once it has been idle."""
 
 import time
 
@@ -7,7 +7,7 @@ import pytest
 from django.db import OperationalError, close_old_connections, connection
 
 from games.models import Game
-from pbem.postgresql import base as backend
+from helpers.postgresql import base as backend
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
