@@ -38,9 +38,6 @@ from django.middleware.csrf import get_token
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
-import accounts
-import games
-import helpers
 from games.derived.snapshots import source_digest
 from games.pages.drawing import static_layer
 
@@ -54,17 +51,16 @@ TIMEOUT = 60 * 60 * 24 * 3
 SOURCE_SUFFIXES = (".py", ".html", ".js", ".css", ".json")
 
 
+# The project's packages: a page is rendered by the games app, with the helpers, accounts'
+# forms, the site's template tags and stylesheet (pbem), and the views' notes on mail.
+PROJECT_PACKAGES = ("helpers", "accounts", "games", "notifications", "pbem")
+
+
 def page_sources() -> list[Path]:
-    """Every folder a page's code, templates and static files come from: the games app
-    (its engine, words, read models, templates and script), the helpers, accounts, the
-    site's own package (its template tags and stylesheet) and the site-wide templates."""
-    return [
-        Path(games.__file__).parent,
-        Path(helpers.__file__).parent,
-        Path(accounts.__file__).parent,
-        Path(settings.BASE_DIR) / "pbem",
-        Path(settings.SITE_TEMPLATES),
-    ]
+    """Every folder a page's code, templates and static files come from: the project's
+    packages (in a checkout or installed from the wheel) and the site-wide templates."""
+    base = Path(settings.BASE_DIR)
+    return [base / name for name in PROJECT_PACKAGES] + [Path(settings.SITE_TEMPLATES)]
 
 
 def sources_stamp(folders: list[Path]) -> str:

@@ -3,13 +3,20 @@
 request (the CSRF token) is filled in per request."""
 
 import re
+import shutil
+import sys
+from pathlib import Path
 
+import django
 import pytest
+from django.conf import settings
 from django.test import Client
+from django.test.signals import template_rendered
 
 from accounts.models import User
 from games import rules
 from games.links import seat_path
+from games.pages.page_cache import SOURCE_SUFFIXES, page_sources, sources_stamp
 from games.services import load_state, talk
 from tests.conftest import play_turn
 from tests.factories import GameFactory, UserFactory
@@ -134,3 +141,62 @@ def test_a_cached_page_is_the_page_rendered_afresh_in_utf8(client):
         assert "München" in text.replace("Grüße aus München", "")  # on the board too
     token = token_in(first)
     assert cached.replace(token_in(cached).encode(), token.encode()) == first
+
+
+def copy_of(folder: Path, into: Path) -> Path:
+    return Path(shutil.copytree(folder, into, ignore=shutil.ignore_patterns("__pycache__")))
+
+
+def test_the_stamp_changes_when_any_file_in_any_page_source_changes(tmp_path):
+    """A file changed in any folder a page is rendered from gives another stamp, so a new
+    release never serves a page an older one cached."""
+    copies = [copy_of(folder, tmp_path / str(n)) for n, folder in enumerate(page_sources())]
+    before = sources_stamp(copies)
+    for copy in copies:
+        changed = next(path for path in sorted(copy.rglob("*")) if path.suffix in SOURCE_SUFFIXES)
+        original = changed.read_bytes()
+        changed.write_bytes(original + b"\n")
+        assert sources_stamp(copies) != before, changed
+        changed.write_bytes(original)
+        assert sources_stamp(copies) == before
+
+
+DJANGO = Path(django.__file__).parent
+
+
+def under_a_source(path: str) -> bool:
+    return any(Path(path).resolve().is_relative_to(folder.resolve()) for folder in page_sources())
+
+
+def test_every_template_and_module_a_page_is_rendered_from_is_in_a_page_source(client):
+    """The stamp covers what the board and replay pages really use: every template they
+    render and every project module loaded to render them lies in page_sources()."""
+    game = GameFactory()
+    seat = game.seats.get(position=game.seat_to_move)
+    rendered = []
+
+    def note(sender, template, **kwargs):
+        rendered.append(template.origin.name)
+
+    template_rendered.connect(note)
+    try:
+        play_turn(game)
+        assert client.get(seat_path(seat)).status_code == 200
+        assert client.get(seat_path(seat) + "history/").status_code == 200
+    finally:
+        template_rendered.disconnect(note)
+    # Django's own templates (a form's layout) are in the stamp by Django's version.
+    ours = [name for name in rendered if not Path(name).is_relative_to(DJANGO)]
+    assert ours
+    assert [name for name in ours if not under_a_source(name)] == []
+    project = Path(settings.BASE_DIR).resolve()
+    loaded = [
+        module.__file__
+        for name, module in list(sys.modules.items())
+        if getattr(module, "__file__", None)
+        and Path(module.__file__).resolve().is_relative_to(project)
+        and not Path(module.__file__).resolve().is_relative_to(Path(sys.prefix).resolve())
+        and not name.startswith(("tests", "manage", "benchmarks"))
+    ]
+    assert loaded
+    assert [path for path in loaded if not under_a_source(path)] == []
