@@ -4,7 +4,7 @@ Everything here is computed for one viewing seat. Other seats' hands appear only
 they are public (the engine's ``hands_visible_to``, and the scored round's hands).
 
 The page is a function of the game's snapshot (its version and log digest), of a
-``Table`` (the few other facts it shows) and of what the view reads around the board; it
+``PageFacts`` (the few other facts it shows) and of what the view reads around the board; it
 is rendered once per all of them and cached (games.pages.page_cache). A GET reads the seat, its
 game and the seats in one statement (games.pages.table_read), and fills in the CSRF token and
 the table talk.
@@ -41,7 +41,7 @@ from games.words.city_names import city_name, city_names
 
 
 @dataclass(frozen=True)
-class Table:
+class PageFacts:
     """What a board page shows besides the game's log: plain values only, so that it can
     be part of the cache key of the page's rendering."""
 
@@ -54,8 +54,8 @@ class Table:
     seats: tuple[SeatRow, ...]
 
     @classmethod
-    def of(cls, seat: Seat, token: str) -> Table:
-        """The table of ``seat``'s page, from what was read with the seat (its game, its
+    def of(cls, seat: Seat, token: str) -> PageFacts:
+        """The facts of ``seat``'s page, from what was read with the seat (its game, its
         account and its ``table``: games.pages.table_read)."""
         game = seat.game
         account = seat.user.timezone if seat.user_id else None
@@ -70,12 +70,12 @@ class Table:
         )
 
 
-def is_my_turn(state: rules.GameState, table: Table) -> bool:
+def is_my_turn(state: rules.GameState, table: PageFacts) -> bool:
     return state.seat_to_move == table.viewer and not table.viewer_is_bot
 
 
 def seat_page(
-    snapshot: snapshots.Snapshot, table: Table, form: MoveForm | None, layer=static_layer
+    snapshot: snapshots.Snapshot, table: PageFacts, form: MoveForm | None, layer=static_layer
 ) -> dict:
     """The template context of the board part of a seat's page (games/_board_main.html
     and games/_board_scripts.html). ``form`` is the move form, or None when it is not the
@@ -154,11 +154,11 @@ def seat_page(
     }
 
 
-def page(request: HttpRequest, seat: Seat, table: Table, around: dict) -> bytes:
+def page(request: HttpRequest, seat: Seat, table: PageFacts, around: dict) -> bytes:
     """``seat``'s whole board page as a GET shows it (games/board.html), as UTF-8.
 
     Rendered once and cached for its inputs: the game's version and log digest, the
-    ``table`` (``Table.of``), ``around`` (what the view read for the page around the
+    ``table`` (``PageFacts.of``), ``around`` (what the view read for the page around the
     board: plain values only), the seat's own banner facts, the page's path and the
     signed-in account's name. Filled in per request: the CSRF token and the table talk
     panel (read afresh each time). A request with messages to show (after joining, or
@@ -195,7 +195,7 @@ def page(request: HttpRequest, seat: Seat, table: Table, around: dict) -> bytes:
     )
 
 
-def board_parts(game: Game, table: Table, holes: page_cache.Holes) -> dict[str, str]:
+def board_parts(game: Game, table: PageFacts, holes: page_cache.Holes) -> dict[str, str]:
     """The board part of a page (games/_board_main.html and games/_board_scripts.html),
     with the move form when it is the viewer's turn, rendered with ``holes``."""
     snapshot = snapshots.current(game)
@@ -272,7 +272,7 @@ def _pick_data(state: rules.GameState, viewer: int, form: MoveForm) -> dict:
 
 
 def round_summary(
-    game: Game, snapshot: snapshots.Snapshot, table: Table, layer=static_layer
+    game: Game, snapshot: snapshots.Snapshot, table: PageFacts, layer=static_layer
 ) -> dict | None:
     """The round that ended before this one, for a player who has not moved since: its
     final board with every hand (public now), who closed it and the losses. None once the

@@ -15,11 +15,11 @@ One door, topic modules behind it (callers write ``services.submit_move``):
 Which write locks what:
 
 - a move (``submit_move``, and the bots' and timeouts' moves through it) takes no lock: its
-  claim is the conditional UPDATE of the game's row inside ``record_events``;
+  claim is the conditional UPDATE of the game's row inside ``append_to_log``;
 - every other change that appends events (a new game's deal, accepting a seat, handing an
   invited seat on, a timeout, taking a seat back, a vacation's paused or resumed clock,
   importing a record) locks the game's row first (``event_log.lock_game``), as it reads
-  more than the snapshot, and appends through ``record_events`` too;
+  more than the snapshot, and appends through ``append_to_log`` too;
 - writes that append no event touch only their own rows: a seat (a fresh link, what a
   player saw, table talk's rate) or an account (a vacation's days).
 """

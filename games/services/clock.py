@@ -26,7 +26,7 @@ from games.derived import snapshots
 from games.models import Event, Game, Seat
 from games.services import vacations
 from games.services.autoplay import play_turn
-from games.services.event_log import GameMovedOn, lock_game, record_events
+from games.services.event_log import GameMovedOn, append_to_log, lock_game
 
 log = logging.getLogger(__name__)
 
@@ -159,5 +159,5 @@ def record_timeout(game: Game, seat: Seat, expected_version: int) -> Game:
             seat.autopilot = True
         seat.timeouts_in_a_row = in_a_row
         seat.save(update_fields=["timeouts_in_a_row", "autopilot"])
-        record_events(locked, before, events)
+        append_to_log(locked, before, events)
     return locked

@@ -1,6 +1,6 @@
 """Appending to a game's event log: the step every change to a game ends in.
 
-``record_events`` has the engine check the new events on top of the state they follow,
+``append_to_log`` has the engine check the new events on top of the state they follow,
 deals the next round when one ends, brings the projection up to date, and appends the
 events with the outbox rows they cause, only if the game's row is still at the version
 they follow (one conditional UPDATE: helpers.claims). Callers other than a move lock the
@@ -48,7 +48,7 @@ def append_events(game: Game, events: Sequence[Mapping]) -> Game:
     events = [dict(event) for event in events]
     with transaction.atomic():
         locked = lock_game(game)
-        record_events(locked, snapshots.current(locked), events)
+        append_to_log(locked, snapshots.current(locked), events)
     return locked
 
 
@@ -57,7 +57,7 @@ def lock_game(game: Game) -> Game:
     return Game.objects.select_for_update().get(pk=game.pk)
 
 
-def record_events(
+def append_to_log(
     game: Game,
     before: snapshots.Snapshot,
     events: list[dict],

@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from games import rules
 from games.derived import snapshots
 from games.models import Game, Seat
-from games.services.event_log import GameMovedOn, record_events
+from games.services.event_log import GameMovedOn, append_to_log
 from helpers.claims import atomic_claim
 
 
@@ -38,7 +38,7 @@ def submit_move(
     used only if it is the one of ``game``'s log at ``expected_version``.
 
     The engine decides before the transaction, on the state at ``expected_version``; the
-    transaction then appends only if the game is still there (see record_events), so a move
+    transaction then appends only if the game is still there (see append_to_log), so a move
     takes no lock while it is being decided and a stale one changes nothing.
     """
     if seat.game_id != game.pk:
@@ -62,11 +62,11 @@ def submit_move(
     # A move of one's own ends a run of timeouts; a bot's move after a timeout continues
     # it (the same count record_timeout() makes). The seat's row holds the count the log
     # gave at ``before``, and only a count above 0 can change. Without one to change, the
-    # move's only write is record_events's claim with its rows (see atomic_claim).
+    # move's only write is append_to_log's claim with its rows (see atomic_claim).
     on_record = before.timeouts_on_record(seat.position)
     try:
         with transaction.atomic() if on_record else atomic_claim():
-            after = record_events(moved, before, decided, seats=seats, played=played)
+            after = append_to_log(moved, before, decided, seats=seats, played=played)
             in_a_row = after.timeouts_in_a_row(seat.position)
             if in_a_row != on_record:
                 Seat.objects.filter(pk=seat.pk).update(timeouts_in_a_row=in_a_row)

@@ -11,7 +11,7 @@ from games import rules
 from games.derived import snapshots
 from games.models import Game, Seat, default_reminder_hours
 from games.services import random_deal
-from games.services.event_log import GameMovedOn, lock_game, record_events
+from games.services.event_log import GameMovedOn, append_to_log, lock_game
 from games.services.seats import invite
 
 
@@ -90,7 +90,7 @@ def create_game(
             )
             for position, spec in enumerate(specs)
         )
-        record_events(game, snapshots.EMPTY, [first])
+        append_to_log(game, snapshots.EMPTY, [first])
     return game
 
 
@@ -102,7 +102,7 @@ def start_game(game: Game) -> Game:
         state = before.state
         if state.round != 0 or not state.needs_deal:
             raise GameMovedOn(version=locked.version)
-        record_events(locked, before, [random_deal.deal_round(state)])
+        append_to_log(locked, before, [random_deal.deal_round(state)])
     return locked
 
 

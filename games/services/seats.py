@@ -8,7 +8,7 @@ from games import rules
 from games.derived import snapshots
 from games.links import rotate_link, start_fresh_link
 from games.models import Game, Seat
-from games.services.event_log import lock_game, record_events
+from games.services.event_log import append_to_log, lock_game
 from games.signals import seat_invited
 
 
@@ -98,7 +98,7 @@ def take_seat_back(seat: Seat) -> Game:
         seat.timeouts_in_a_row = 0
         seat.save(update_fields=["autopilot", "timeouts_in_a_row"])
         event = {"type": rules.SEAT_TAKEN_BACK, "seat": seat.position}
-        record_events(locked, snapshots.current(locked), [event])
+        append_to_log(locked, snapshots.current(locked), [event])
     return locked
 
 

@@ -16,7 +16,7 @@ from accounts.models import User
 from games import rules
 from games.derived import snapshots
 from games.models import Game, Seat
-from games.services.event_log import lock_game, record_events
+from games.services.event_log import append_to_log, lock_game
 
 
 class VacationError(ValueError):
@@ -89,7 +89,7 @@ def _end_vacation(user, now: datetime) -> int:
                     "seat": seat.position,
                     "at": ended.isoformat(),
                 }
-                record_events(game, snapshots.current(game), [event])
+                append_to_log(game, snapshots.current(game), [event])
     return returned
 
 
@@ -112,7 +112,7 @@ def pause_clock(seat: Seat, now: datetime) -> bool:
         if game.status != Game.Status.ACTIVE or clock_paused(game, seat.position):
             return False
         event = {"type": rules.CLOCK_PAUSED, "seat": seat.position, "at": now.isoformat()}
-        record_events(game, snapshots.current(game), [event])
+        append_to_log(game, snapshots.current(game), [event])
     return True
 
 
