@@ -27,3 +27,7 @@ seat_invited = Signal()
 # Sent after a player's report of a table-talk message has committed, with ``message``
 # (the TalkMessage) and ``seat`` (the reporter's Seat): staff are told.
 talk_reported = Signal()
+
+# Sent after a seat's build plan was set has committed, with ``game`` and ``seat``: if it
+# is the seat's turn, its plan plays (games.receivers).
+plan_changed = Signal()

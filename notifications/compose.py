@@ -29,6 +29,7 @@ from games.models import Game
 from games.pages.drawing import seat_colour, since_last_turn
 from games.services import talk
 from games.words import narration, places, suggestions, time_zones
+from games.words import plans as plan_words
 from games.words.city_names import city_names
 from games.words.languages import language_for, language_for_address
 from helpers.text import and_list, one_line
@@ -357,6 +358,11 @@ def _your_turn(message: Message):
                 for offer in suggestions.suggestions(state, position)
             ],
             "reply_hint": _hint(state) if settings.RAILMAIL_INBOUND_DOMAIN else "",
+            "plan_stopped": (
+                plan_words.why_stopped(message.facts["plan_stopped"])
+                if message.facts.get("plan_stopped")
+                else ""
+            ),
             **_picture(
                 state,
                 position,

@@ -15,7 +15,7 @@ from django.dispatch import receiver
 from accounts.models import normalize_email
 from games import rules
 from games.signals import events_appended, events_recorded, seat_invited, talk_reported
-from notifications import digests, emails, outbox, tasks
+from notifications import digests, emails, outbox, plan_mail, tasks
 from notifications import inbound as mail_in
 from notifications.models import Message, Suppression
 
@@ -62,9 +62,12 @@ def write_game_emails(sender, game, state, events, snapshot, seats, **kwargs) ->
     # Never an email to the player who just moved about their own move (a player may
     # be next again when their move ended the round and they start the next one).
     own_move = movers and movers[-1] == seat.position and rules.ROUND_STARTED not in types
-    if own_move or seat.is_bot or seat.autopilot or not seat.email or digests.reads_digest(seat):
+    if own_move or seat.is_bot or seat.autopilot or not seat.email:
         return rows
-    row = emails.your_turn(game, seat, snapshot.version, snapshot.digest)
+    plan_plays, plan_stopped = plan_mail.at_turn(seat, snapshot)
+    if plan_plays or digests.reads_digest(seat):
+        return rows  # a plan's turn is played at once: nothing to tell
+    row = emails.your_turn(game, seat, snapshot.version, snapshot.digest, plan_stopped)
     return [*rows, row] if row is not None else rows
 
 
