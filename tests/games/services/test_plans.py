@@ -45,6 +45,13 @@ def building_game(**kwargs) -> Game:
     return fresh(game)
 
 
+def far_city(game: Game, position: int) -> str:
+    """A city of the seat's hand not joined to its network yet."""
+    state = services.load_state(game)
+    own = rules.network(state, position)
+    return next(c for c in state.hands[position] if state.board.city_point(c) not in own)
+
+
 def turn_emails(seat: Seat) -> list[Message]:
     return list(Message.objects.filter(seat=seat, kind=emails.YOUR_TURN).order_by("pk"))
 
@@ -78,9 +85,7 @@ def test_a_plan_set_on_ones_own_turn_plays_at_once(django_capture_on_commit_call
     game = building_game()
     owner = seat_at(game, game.seat_to_move)
     with django_capture_on_commit_callbacks(execute=True):
-        plans.set_plan(
-            owner, rule_plans.CITY, city=services.load_state(game).hands[owner.position][0]
-        )
+        plans.set_plan(owner, rule_plans.CITY, city=far_city(game, owner.position))
     assert fresh(game).version == game.version + 1
     assert PlanTurn.objects.filter(game=game, seat=owner.position).exists()
 
@@ -235,9 +240,7 @@ def test_a_plan_plays_on_during_a_vacation_and_its_stop_email_waits_for_the_end(
     Seat.objects.filter(pk=owner.pk).update(user=user)
     owner.refresh_from_db()
     services.start_vacation(user, 3)
-    state = services.load_state(game)
-    target = state.hands[owner_pos][0]
-    plans.set_plan(owner, rule_plans.CITY, city=target)
+    plans.set_plan(owner, rule_plans.ALL)
     with django_capture_on_commit_callbacks(execute=True):
         hand_move(game)
     assert PlanTurn.objects.filter(game=game, seat=owner_pos).exists()  # it played
