@@ -48,10 +48,22 @@ class PreferencesForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ("name", "email_mode", "reminders", "timezone", "language")
+        fields = (
+            "name",
+            "email_mode",
+            "reminders",
+            "timezone",
+            "quiet_start",
+            "quiet_end",
+            "language",
+        )
         labels = {"name": _("Your name"), "email_mode": _("Turn emails")}
         help_texts = {"name": _("What other players see; your address is never shown.")}
-        widgets = {"email_mode": forms.RadioSelect}
+        widgets = {
+            "email_mode": forms.RadioSelect,
+            "quiet_start": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+            "quiet_end": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        }
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -77,6 +77,10 @@ class Game(models.Model):
         default=settings.LANGUAGE_CODE,
         help_text=_("Invitations are in it, and everything for players who have not chosen."),
     )
+    weekend_pause = models.BooleanField(
+        default=False,
+        help_text=_("The clock stops from Saturday 00:00 to Monday 00:00 in the game's zone."),
+    )
     bot_takeover_after = models.PositiveSmallIntegerField(
         default=3, help_text=_("Timeouts in a row after which a bot keeps the seat.")
     )

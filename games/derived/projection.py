@@ -10,9 +10,11 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Q
 
 from games import rules
+from games.derived import sleep
 from games.models import Event, Game, Seat
 
 
@@ -84,16 +86,14 @@ def _deadline(game: Game, seat_to_move: int, last_event: Event, unwritten: Seque
       the time it was paused during this turn.
     """
     turn_start = last_event
-    if game.pk and last_event.type in rules.CLOCK_EVENTS:
-        # Another seat's vacation, or this seat's, does not start a new turn.
-        later = [
-            e for e in unwritten if e.seq < last_event.seq and e.type not in rules.CLOCK_EVENTS
-        ]
+    if game.pk and last_event.type in rules.NOT_A_TURN:
+        # Another seat's vacation or quiet hours, or this seat's, do not start a new turn.
+        later = [e for e in unwritten if e.seq < last_event.seq and e.type not in rules.NOT_A_TURN]
         turn_start = (
             max(later, key=lambda e: e.seq, default=None)
             or (
                 game.events.filter(seq__lt=last_event.seq)
-                .exclude(type__in=rules.CLOCK_EVENTS)
+                .exclude(type__in=rules.NOT_A_TURN)
                 .order_by("-seq")
                 .first()
             )
@@ -107,7 +107,47 @@ def _deadline(game: Game, seat_to_move: int, last_event: Event, unwritten: Seque
         paused = paused_time(game, seat_to_move, since=since, upto=upto, unwritten=unwritten)
         if paused is None:
             return None
+        rest = sleep_of(game, seat_to_move, upto=upto, unwritten=unwritten)
+        if rest.quiet is not None or rest.weekend_zone is not None:
+            # The clock sleeps at night and perhaps at weekends: run it, vacations and all.
+            return sleep.run_clock(since, game.time_per_move, rest)
     return turn_start.created_at + game.time_per_move + paused
+
+
+def sleep_of(
+    game: Game, position: int, *, upto: int, unwritten: Sequence[Event] = ()
+) -> sleep.Sleep:
+    """When the seat's clock sleeps, as the log up to event ``upto`` says: its quiet hours
+    and zone from its last ``quiet_hours_set`` event (else the site's default quiet hours
+    in the game's zone), the game's weekend pause, and the seat's vacations."""
+    events = [
+        e
+        for e in unwritten
+        if e.type in (*rules.CLOCK_EVENTS, rules.QUIET_HOURS_SET)
+        and e.data.get("seat") == position
+        and e.seq <= upto
+    ]
+    written = game.events.filter(
+        type__in=(*rules.CLOCK_EVENTS, rules.QUIET_HOURS_SET), data__seat=position, seq__lte=upto
+    ).order_by("seq")
+    seen = {e.seq for e in events}
+    events = sorted([*[e for e in written if e.seq not in seen], *events], key=lambda e: e.seq)
+    zone, quiet = game.time_zone or "UTC", sleep.parse_quiet(*settings.RAILMAIL_QUIET_HOURS)
+    for event in events:
+        if event.type == rules.QUIET_HOURS_SET:
+            zone = event.data.get("zone") or zone
+            quiet = sleep.parse_quiet(event.data.get("start"), event.data.get("end"))
+    clock = [
+        (e.type, datetime.fromisoformat(e.data["at"]))
+        for e in events
+        if e.type in rules.CLOCK_EVENTS
+    ]
+    return sleep.Sleep(
+        zone=zone,
+        quiet=quiet,
+        weekend_zone=(game.time_zone or "UTC") if game.weekend_pause else None,
+        vacations=tuple(sleep.vacations_from(clock, rules.CLOCK_PAUSED)),
+    )
 
 
 def _bot_plays(game: Game, position: int, seats: Sequence[Seat] | None) -> bool:

@@ -24,13 +24,23 @@ SEAT_TAKEN_BY_BOT = "seat_taken_by_bot"
 SEAT_TAKEN_BACK = "seat_taken_back"
 CLOCK_PAUSED = "clock_paused"
 CLOCK_RESUMED = "clock_resumed"
+# A seat's quiet hours and zone, from then on (the clock does not count quiet hours).
+QUIET_HOURS_SET = "quiet_hours_set"
 
 # A seat's turn: one of these each.
 MOVE_EVENTS = (START_PLACED, TRACK_BUILT, TURN_PASSED)
 PLAY_EVENTS = (GAME_CREATED, ROUND_STARTED, *MOVE_EVENTS, ROUND_SCORED, GAME_ENDED)
 # A seat's clock (vacations): these start no turn.
 CLOCK_EVENTS = (CLOCK_PAUSED, CLOCK_RESUMED)
-AROUND_PLAY_EVENTS = (TURN_TIMED_OUT, SEAT_TAKEN_BY_BOT, SEAT_TAKEN_BACK, *CLOCK_EVENTS)
+AROUND_PLAY_EVENTS = (
+    TURN_TIMED_OUT,
+    SEAT_TAKEN_BY_BOT,
+    SEAT_TAKEN_BACK,
+    *CLOCK_EVENTS,
+    QUIET_HOURS_SET,
+)
+# Events that start no turn: a seat's clock, its quiet hours.
+NOT_A_TURN = (*CLOCK_EVENTS, QUIET_HOURS_SET)
 
 
 def moves_since_last_turn(events: Sequence[dict], seat: int) -> list[dict]:

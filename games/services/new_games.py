@@ -45,6 +45,7 @@ class GameSettings:
     start_now: bool = False
     time_zone: str = "UTC"
     language: str = ""  # the site's default when empty
+    weekend_pause: bool = False  # the clock stops from Saturday to Monday (game's zone)
 
 
 def create_game(
@@ -122,8 +123,10 @@ def open_game(settings: GameSettings, seats: Sequence[SeatSpec], created_by=None
         game.reminder_hours = list(settings.reminder_hours)
         game.time_zone = settings.time_zone
         game.language = settings.language or game.language
+        game.weekend_pause = settings.weekend_pause
         game.save(
             update_fields=[
+                "weekend_pause",
                 "title",
                 "on_timeout",
                 "bot_takeover_after",
