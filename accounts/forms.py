@@ -61,14 +61,16 @@ class PreferencesForm(forms.ModelForm):
         help_texts = {"name": _("What other players see; your address is never shown.")}
         widgets = {
             "email_mode": forms.RadioSelect,
-            "quiet_start": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
-            "quiet_end": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+            "quiet_start": forms.TimeInput(format="%H:%M"),
+            "quiet_end": forms.TimeInput(format="%H:%M"),
         }
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         # The name goes into other players' emails, some of it into their subjects.
         self.fields["name"].validators.append(refuse_control_characters)
+        for name in ("quiet_start", "quiet_end"):
+            self.fields[name].widget.input_type = "time"  # the browser's time picker
 
 
 class LanguageForm(forms.Form):

@@ -217,6 +217,9 @@ class Seat(models.Model):
     # The language chosen on the board page by a player who has only links (an account's
     # own choice comes first; empty: the game's).
     language = models.CharField(max_length=8, blank=True, choices=settings.LANGUAGES)
+    # Whether the seat has a build plan (a Plan row, holding or stopped and not yet told):
+    # read with the table, so a move asks about plans only where there is one.
+    has_plan = models.BooleanField(default=False, editable=False)
 
     class Meta:
         ordering = ["game", "position"]

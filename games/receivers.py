@@ -40,9 +40,9 @@ def record_plan_turns(sender, game, events, **kwargs) -> list:
 
 
 @receiver(events_appended, dispatch_uid="games.end_plans")
-def end_plans(sender, game, events, written=(), **kwargs) -> None:
+def end_plans(sender, game, events, written=(), seats=None, **kwargs) -> None:
     """A move by hand, or a seat a bot now keeps, ends the seat's plan."""
-    plans.after_commit(game, events, written)
+    plans.after_commit(game, events, written, seats)
 
 
 @receiver(signed_in_by_link, dispatch_uid="games.claim_seats")

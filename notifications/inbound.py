@@ -38,7 +38,7 @@ from games.services import talk
 from games.words import places, suggestions
 from games.words.explanations import explain
 from games.words.languages import language_for
-from notifications import emails, reply_addresses, reply_grammar
+from notifications import emails, plan_reply, reply_addresses, reply_grammar
 from notifications.models import InboundMail, Message
 
 log = logging.getLogger(__name__)
@@ -114,6 +114,9 @@ def _handle(
     if failed:
         return Outcome("refused-authentication", f"{', '.join(failed)} failed")
     text = reply_text(message)
+    if (planned := plan_reply.read(text)) is not None:  # "plan: ...": set or cancel a plan
+        with translation.override(language_for(seat)):
+            return Outcome(*plan_reply.handle(seat, version, planned))
     request = reply_grammar.read(text)
     # Refusals and answers in the player's own language.
     with translation.override(language_for(seat)):

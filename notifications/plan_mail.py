@@ -17,6 +17,8 @@ def at_turn(seat: Seat, snapshot: snapshots.Snapshot) -> tuple[bool, str | None]
     """For ``seat``, to move at ``snapshot``: whether its plan plays this turn (then no
     your-turn email), and else the reason its plan stopped, to say in the email (None
     when there is nothing to say)."""
+    if not seat.has_plan:
+        return False, None  # read with the table: no query for a seat without a plan
     plan = Plan.objects.filter(seat=seat).first()
     if plan is None:
         return False, None

@@ -133,6 +133,8 @@ def set_plan(
                 "stopped_version": None,
             },
         )
+        Seat.objects.filter(pk=seat.pk).update(has_plan=True)
+        seat.has_plan = True
         transaction.on_commit(
             lambda: plan_changed.send(sender=Plan, game=game, seat=seat), robust=True
         )
@@ -200,8 +202,8 @@ def planned_seat(game: Game, seats: Sequence[Seat] | None = None) -> Seat | None
         return None
     if seats is not None:
         seat = seats[game.seat_to_move]
-        if seat.is_bot or seat.autopilot:
-            return None
+        if seat.is_bot or seat.autopilot or not seat.has_plan:
+            return None  # read with the table: no query for a seat without a plan
         return seat if Plan.objects.filter(seat=seat, stopped="").exists() else None
     plan = (
         Plan.objects.filter(seat__game=game, seat__position=game.seat_to_move, stopped="")
@@ -253,24 +255,42 @@ def plan_turn_rows(game: Game, events: Sequence[Event]) -> list[PlanTurn]:
     ]
 
 
-def after_commit(game: Game, events: Sequence[Event], written: Iterable) -> None:
-    """End the plans that ``events``, now committed, end: a move by hand of a seat with
-    a plan, a seat a bot now keeps."""
+def after_commit(
+    game: Game, events: Sequence[Event], written: Iterable, seats: Sequence[Seat] | None = None
+) -> None:
+    """What ``events``, now committed, do to plans: a move by hand ends the seat's plan
+    (the player knows: it is dropped), a seat's own move after its plan stopped drops the
+    stopped plan (its your-turn email said why), and a seat a bot now keeps ends it.
+    ``seats``: as the commit left them (only seats with a plan are asked about)."""
     by_plan = {row.seq for row in written if isinstance(row, PlanTurn)}
-    ends = {}
+    moved: dict[int, int] = {}  # seat -> its last move by hand
+    kept: dict[int, int] = {}  # seat -> when a bot took it
     for event in events:
         seat = event.data.get("seat")
         if event.type in rules.MOVE_EVENTS and event.seq not in by_plan:
-            ends.setdefault(seat, (BY_HAND, event.seq))
+            moved[seat] = event.seq
         elif event.type == rules.SEAT_TAKEN_BY_BOT:
-            ends[seat] = (HANDOVER, event.seq)
-    if not ends:
+            kept[seat] = event.seq
+    concerned = set(moved) | set(kept)
+    if seats is not None:
+        concerned = {p for p in concerned if p < len(seats) and seats[p].has_plan}
+    if not concerned:
         return
-    holding = Plan.objects.filter(seat__game=game, seat__position__in=ends, stopped="")
-    for plan in holding.select_related("seat"):
-        reason, version = ends[plan.seat.position]
-        if plan.version < version:  # a plan set after the move stays
-            end_plan(plan, reason, version)
+    found = Plan.objects.filter(seat__game=game, seat__position__in=concerned)
+    for plan in found.select_related("seat"):
+        position = plan.seat.position
+        if position in kept and plan.version < kept[position]:
+            end_plan(plan, HANDOVER, kept[position])
+        elif position in moved and plan.version < moved[position]:
+            drop(plan)
+
+
+def drop(plan: Plan) -> None:
+    """Remove a plan its player no longer needs to hear of."""
+    with transaction.atomic():
+        Plan.objects.filter(pk=plan.pk, version=plan.version).delete()
+        if not Plan.objects.filter(seat_id=plan.seat_id).exists():
+            Seat.objects.filter(pk=plan.seat_id).update(has_plan=False)
 
 
 def end_for_handover(seat: Seat) -> None:

@@ -23,6 +23,7 @@ STABLE = {
     "SEAT_TAKEN_BACK": "seat_taken_back",
     "CLOCK_PAUSED": "clock_paused",
     "CLOCK_RESUMED": "clock_resumed",
+    "QUIET_HOURS_SET": "quiet_hours_set",
 }
 
 

@@ -10,7 +10,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import rules, services
 from games.bots import greedy_move, simulate
-from games.models import Game, Plan, PlanTurn, Seat
+from games.models import Event, Game, Plan, PlanTurn, Seat
 from games.rules import plans as rule_plans
 from games.services import GameMovedOn, plans
 from notifications import emails
@@ -197,8 +197,9 @@ def test_a_move_by_hand_ends_the_plan_and_the_race_gives_one_move(
     # The plan's step for the same turn comes second: nothing more is played.
     assert plans.play_turn(fresh(game), owner, version) is None
     assert fresh(game).version == version + 1
-    plan.refresh_from_db()
-    assert plan.stopped == plans.BY_HAND
+    # The player knows why: the plan is dropped, and its seat no longer reads as planned.
+    assert not Plan.objects.filter(pk=plan.pk).exists()
+    assert not seat_at(game, owner.position).has_plan
     assert not PlanTurn.objects.exists()
 
 
@@ -261,6 +262,19 @@ def test_a_seat_a_bot_keeps_ends_its_plan(django_capture_on_commit_callbacks):
     plan = plans.set_plan(owner, rule_plans.ALL)  # not played: its task is not run
     with django_capture_on_commit_callbacks(execute=True):
         services.record_timeout(game, owner, game.version)
+    # Ended (then dropped with the bot's first move): it never plays for the bot.
+    assert not Plan.objects.filter(pk=plan.pk, stopped="").exists()
+    assert not PlanTurn.objects.exists()
+
+
+def test_a_seat_a_bot_keeps_ends_its_plan_with_the_reason():
+    game = building_game()
+    owner = seat_at(game, game.seat_to_move)
+    plan = plans.set_plan(owner, rule_plans.ALL)
+    event = Event(
+        game=game, seq=game.version + 1, type=rules.SEAT_TAKEN_BY_BOT, data={"seat": owner.position}
+    )
+    plans.after_commit(game, [event], [], list(game.seats.order_by("position")))
     plan.refresh_from_db()
     assert plan.stopped == plans.HANDOVER
 
