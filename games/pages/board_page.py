@@ -25,7 +25,7 @@ from games import rules
 from games.derived import snapshots
 from games.forms import MoveForm
 from games.models import Game, Seat
-from games.pages import page_cache, talk_panel
+from games.pages import page_cache, plan_panel, talk_panel
 from games.pages.drawing import (
     board_svg,
     last_turn,
@@ -170,6 +170,7 @@ def page(request: HttpRequest, seat: Seat, table: PageFacts, around: dict) -> by
         table,
         around,
         (seat.autopilot, seat.timeouts_in_a_row),
+        plan_panel.key(seat),  # the owner's plan: its panel is in the cached page
     )
 
     def render(holes: page_cache.Holes) -> str:
@@ -181,6 +182,7 @@ def page(request: HttpRequest, seat: Seat, table: PageFacts, around: dict) -> by
             **board_parts(game, table, holes),
             "talk": holes.insert("talk"),
             "csrf_token": holes.csrf_token,
+            "plan": plan_panel.facts(seat, snapshots.current(game).state),
         }
         return render_to_string("games/board.html", context, request)
 

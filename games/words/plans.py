@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import rules
@@ -29,3 +30,19 @@ STOPPED = {
 def why_stopped(reason: str) -> str:
     """Why a plan stopped, in the active language."""
     return str(STOPPED.get(reason, _("Your plan stopped.")))
+
+
+def describe(form: str, city: str = "") -> str:
+    """A holding plan in words (``city``: its target's name, for a plan toward a city)."""
+    if form == rules.plans.CITY:
+        return gettext("Your plan: keep building toward %(city)s.") % {"city": city}
+    if form == rules.plans.ALL:
+        return gettext("Your plan: build toward all your cities.")
+    if form == rules.plans.ROUTE:
+        return gettext("Your plan: follow your route.")
+    return gettext("Your plan: place your start marker.")
+
+
+def next_build(lines: list[str]) -> str:
+    """What a plan builds on its next turn."""
+    return gettext("Its next turn builds %(lines)s.") % {"lines": "; ".join(lines)}

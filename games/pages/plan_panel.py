@@ -1,0 +1,63 @@
+"""The build-plan panel of a seat's board page: its own plan only (the form, the target,
+the next turn in words, or why it stopped), and the plans it may set, each with what it
+costs. Nothing here is shown to any other seat."""
+
+from __future__ import annotations
+
+from games import rules
+from games.models import Plan, Seat
+from games.words import places
+from games.words import plans as plan_words
+from games.words.city_names import city_name
+
+
+def key(seat: Seat) -> tuple | None:
+    """What the panel shows of the seat's plan, for the page cache's key (the page is
+    cached per owner's plan, never shared across plans)."""
+    if not seat.has_plan:
+        return None
+    plan = Plan.objects.filter(seat=seat).first()
+    if plan is None:
+        return None
+    return (plan.pk, plan.form, plan.city, tuple(plan.route), plan.version, plan.stopped)
+
+
+def facts(seat: Seat, state: rules.GameState) -> dict | None:
+    """What the panel shows ``seat`` at ``state``; None outside a round."""
+    if state.phase not in (rules.PLACING, rules.BUILDING) or seat.is_bot or seat.autopilot:
+        return None
+    position = seat.position
+    plan = Plan.objects.filter(seat=seat).first() if seat.has_plan else None
+    shown = {"holding": False, "stopped": "", "words": "", "next": "", "offers": []}
+    if plan is not None and plan.stopped:
+        shown["stopped"] = plan_words.why_stopped(plan.stopped)
+    elif plan is not None:
+        shown["holding"] = True
+        shown["words"] = plan_words.describe(plan.form, city_name(plan.city) if plan.city else "")
+        shown["next"] = next_turn(state, position, plan.engine_plan())
+    own = rules.network(state, position)
+    if own:
+        dist = rules.distances(rules.cost_graph(state.board, state.built, position), own)
+        for name in state.hands[position]:
+            cost = dist[state.board.city_point(name)]
+            if 0 < cost < rules.INFINITY:
+                shown["offers"].append(
+                    {"city": name, "name": city_name(name), "cost": cost, "turns": -(-cost // 2)}
+                )
+    return shown
+
+
+def next_turn(state: rules.GameState, position: int, plan: rules.Plan) -> str:
+    """The plan's next turn in words, as it would play from this position."""
+    if state.phase != rules.BUILDING:
+        return ""
+    ahead = state.copy()
+    ahead.turn += (position - state.seat_to_move) % state.seat_count
+    found = rules.plan_step(ahead, position, plan)
+    if isinstance(found, rules.Stop):
+        return plan_words.why_stopped(found.reason)
+    if isinstance(found, rules.Build):
+        board = state.board
+        names = [places.line_name(board, board.line_id(line)) for line in found.lines]
+        return plan_words.next_build(names)
+    return ""
