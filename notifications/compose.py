@@ -33,7 +33,14 @@ from games.words import plans as plan_words
 from games.words.city_names import city_names
 from games.words.languages import language_for, language_for_address
 from helpers.text import and_list, one_line
-from notifications import board_picture, digests, emails, reply_addresses, reply_grammar
+from notifications import (
+    board_picture,
+    digests,
+    emails,
+    plan_mail,
+    reply_addresses,
+    reply_grammar,
+)
 from notifications.models import Message
 
 log = logging.getLogger(__name__)
@@ -358,6 +365,8 @@ def _your_turn(message: Message):
                 for offer in suggestions.suggestions(state, position)
             ],
             "reply_hint": _hint(state) if settings.RAILMAIL_INBOUND_DOMAIN else "",
+            "plan_offers": plan_mail.offers(seat, state),
+            "plan_played": plan_mail.played_since(seat, version),
             "plan_stopped": (
                 plan_words.why_stopped(message.facts["plan_stopped"])
                 if message.facts.get("plan_stopped")

@@ -297,3 +297,23 @@ def test_plans_never_carry_over_a_deal(django_capture_on_commit_callbacks):
     assert services.load_state(game).round == 2
     assert stop_email(owner).facts["plan_stopped"] == rule_plans.ROUND_ENDED
     assert fresh(game).seat_to_move == owner_pos  # the old plan played nothing
+
+
+def test_the_turn_email_offers_plans_and_says_what_the_plan_played(
+    django_capture_on_commit_callbacks,
+):
+    game = building_game()
+    owner_pos = next_to_move_after(game)
+    owner = seat_at(game, owner_pos)
+    plans.set_plan(owner, rule_plans.ALL)
+    with django_capture_on_commit_callbacks(execute=True):
+        hand_move(game)  # the plan plays the owner's turn
+    plans.cancel_plan(owner)
+    game = play_until_turn_of(game, owner_pos, django_capture_on_commit_callbacks)
+    email = delivered(stop_email(owner))
+    text = email.body_text
+    assert "Your plan played 1 turn since our last email." in text
+    assert "Keep going toward" in text and "/plan/0/" in text
+    state = services.load_state(game)
+    for city in state.hands[owner_pos]:
+        assert f"/plan/{city}" not in text  # a one-tap plan link names a number
