@@ -19,6 +19,7 @@ urlpatterns = [
     path("s/<str:token>/seen/", watch.seen, name="seen"),
     path("s/<str:token>/plan/", plans.plan, name="plan"),
     path("s/<str:token>/plan/<int:number>/", plans.confirm, name="plan_confirm"),
+    path("s/<str:token>/quiet-hours/", plans.quiet_hours, name="quiet_hours"),
     path("s/<str:token>/language/", language.seat_language, name="seat_language"),
     path("s/<str:token>/talk/", talk.write, name="talk"),
     path("s/<str:token>/talk/mute/<int:position>/", talk.mute, name="talk_mute"),

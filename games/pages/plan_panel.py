@@ -5,6 +5,7 @@ costs. Nothing here is shown to any other seat."""
 from __future__ import annotations
 
 from games import rules
+from games.derived.projection import sleep_of
 from games.models import Plan, Seat
 from games.words import places
 from games.words import plans as plan_words
@@ -44,6 +45,12 @@ def facts(seat: Seat, state: rules.GameState) -> dict | None:
                 shown["offers"].append(
                     {"city": name, "name": city_name(name), "cost": cost, "turns": -(-cost // 2)}
                 )
+    rest = sleep_of(seat.game, position, upto=seat.game.version)
+    shown["quiet"] = {
+        "start": rest.quiet[0].strftime("%H:%M") if rest.quiet else "",
+        "end": rest.quiet[1].strftime("%H:%M") if rest.quiet else "",
+        "zone": seat.browser_time_zone or rest.zone,
+    }
     return shown
 
 

@@ -10,8 +10,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games import rules
 from games.models import Seat
-from games.services import load_state, plans
+from games.services import clock, load_state, plans
 from games.views.seat_link import seat_link
+from games.words import time_zones
 from games.words.city_names import city_name
 
 
@@ -85,3 +86,30 @@ def confirm(request: HttpRequest, seat: Seat, number: int) -> HttpResponse:
             "city_name": city_name(city) if city else "",
         },
     )
+
+
+class QuietHoursForm(forms.Form):
+    start = forms.TimeField(required=False)
+    end = forms.TimeField(required=False)
+    zone = forms.CharField(max_length=64)
+
+    def clean_zone(self) -> str:
+        name = self.cleaned_data["zone"].strip()
+        if time_zones.zone(name).key != name:
+            raise forms.ValidationError(gettext("Choose a time zone this site knows."))
+        return name
+
+
+@require_POST
+@seat_link
+def quiet_hours(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """A player's quiet hours from their board page (for players without an account, or
+    for one game): recorded in the game's log, so its deadlines follow them."""
+    form = QuietHoursForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        clock.set_quiet_hours(seat, data["zone"], data["start"], data["end"])
+        messages.success(request, gettext("Your quiet hours are saved."))
+    else:
+        messages.error(request, gettext("Those quiet hours cannot be saved."))
+    return redirect("games:seat", request.resolver_match.kwargs["token"])

@@ -1,6 +1,7 @@
 """The build-plan panel and controls on a seat's board page, and the one-tap plan link."""
 
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 
 from games import rules, services
@@ -88,3 +89,41 @@ def test_a_one_tap_plan_link_names_a_number_and_asks_once_before_it_sets(client)
     )
     assert Plan.objects.get(seat=seat).city == state.hands[seat.position][1]
     assert client.get(reverse("games:plan_confirm", args=[token_of(seat), 9])).status_code == 404
+
+
+def test_a_player_sets_quiet_hours_on_the_board_page_into_the_log(client):
+    game = building_game()
+    seat = not_to_move(game)
+    page = client.get(seat_path(seat)).content.decode()
+    assert "Quiet hours" in page
+    response = client.post(
+        reverse("games:quiet_hours", args=[token_of(seat)]),
+        {"start": "21:30", "end": "06:00", "zone": "America/Chicago"},
+    )
+    assert response.status_code == 302
+    event = game.events.order_by("seq").last()
+    assert event.type == rules.QUIET_HOURS_SET
+    assert event.data == {
+        "seat": seat.position,
+        "zone": "America/Chicago",
+        "start": "21:30",
+        "end": "06:00",
+    }
+    call_command("rebuild_projections", "--check")
+    assert 'value="21:30"' in client.get(seat_path(seat)).content.decode()
+    bad = client.post(
+        reverse("games:quiet_hours", args=[token_of(seat)]),
+        {"start": "21:30", "end": "06:00", "zone": "Mars/Olympus"},
+    )
+    assert bad.status_code == 302
+    assert game.events.order_by("seq").last().pk == event.pk
+
+
+def test_a_route_is_set_by_the_page(client):
+    game = building_game()
+    seat = not_to_move(game)
+    state = services.load_state(game)
+    line = rules.legal_line_ids(state, seat.position)[0]
+    client.post(reverse("games:plan", args=[token_of(seat)]), {"what": "route", "route": str(line)})
+    plan = Plan.objects.get(seat=seat)
+    assert (plan.form, plan.route) == (rules.plans.ROUTE, [line])
