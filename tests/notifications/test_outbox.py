@@ -56,7 +56,7 @@ def test_a_worker_that_dies_mid_send_leaves_the_row_for_an_operator():
     )
     assert tasks.deliver.delay(message.pk).get() == "not pending"
     later = timezone.now() + outbox.STUCK_AFTER
-    assert tasks.sweep_outbox(later.isoformat()) == {"due": 0, "stuck": 1}
+    assert tasks.sweep_outbox(later.isoformat()) == {"released": 0, "due": 0, "stuck": 1}
     assert mail.outbox == []
     message.refresh_from_db()
     assert message.status == Message.Status.SENDING
@@ -97,9 +97,9 @@ def test_the_sweep_sends_the_rows_that_are_due(settings):
     Message.objects.filter(pk=message.pk).update(
         next_attempt_at=timezone.now() + timedelta(minutes=2)
     )
-    assert tasks.sweep_outbox() == {"due": 0, "stuck": 0}  # not due yet
+    assert tasks.sweep_outbox() == {"released": 0, "due": 0, "stuck": 0}  # not due yet
     later = timezone.now() + timedelta(minutes=2, seconds=1)
-    assert tasks.sweep_outbox(later.isoformat()) == {"due": 1, "stuck": 0}
+    assert tasks.sweep_outbox(later.isoformat()) == {"released": 0, "due": 1, "stuck": 0}
     message.refresh_from_db()
     assert message.status == Message.Status.SENT
     assert len(mail.outbox) == 1
@@ -213,13 +213,13 @@ def test_a_row_stuck_in_sending_is_reported_to_the_operator_once(admins):
     Message.objects.filter(pk=message.pk).update(
         status=Message.Status.SENDING, claimed_at=claimed, attempts=1
     )
-    assert tasks.sweep_outbox() == {"due": 0, "stuck": 1}
+    assert tasks.sweep_outbox() == {"released": 0, "due": 0, "stuck": 1}
     [report] = to_operator()
     assert report.subject == "[Django] 1 email(s) stuck while being sent"
     assert f"row {message.pk}: login_link to ada@example.org" in report.body
     assert "may send a duplicate" in report.body
     # Told once: the next sweeps count it but do not mail again.
-    assert tasks.sweep_outbox() == {"due": 0, "stuck": 1}
+    assert tasks.sweep_outbox() == {"released": 0, "due": 0, "stuck": 1}
     assert len(to_operator()) == 1
     message.refresh_from_db()
     assert message.status == Message.Status.SENDING  # never resent blindly
@@ -230,7 +230,7 @@ def test_a_row_not_yet_past_the_hard_time_limit_is_not_reported(admins):
     Message.objects.filter(pk=message.pk).update(
         status=Message.Status.SENDING, claimed_at=timezone.now()
     )
-    assert tasks.sweep_outbox() == {"due": 0, "stuck": 0}
+    assert tasks.sweep_outbox() == {"released": 0, "due": 0, "stuck": 0}
     assert to_operator() == []
     assert outbox.STUCK_AFTER.total_seconds() > tasks.deliver.time_limit
     assert tasks.deliver.soft_time_limit < tasks.deliver.time_limit
