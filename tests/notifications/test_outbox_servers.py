@@ -3,15 +3,28 @@ server that answers 4xx, 5xx or nothing, and a provider's HTTP API that answers 
 or 4xx. Permanent failures end the row "failed"; temporary ones put it back to pending;
 nothing is left "sending" (issue 13)."""
 
+import email
+import json
+import os
+import subprocess
+import sys
 import time
 from datetime import timedelta
 
 import pytest
+from django.conf import settings as django_settings
 from django.core import mail
+from django.utils import timezone
 
-from notifications import emails, outbox
+from notifications import compose, emails, outbox
 from notifications.models import Message
-from tests.mail_servers import provider_api, silent_server, smtp_server
+from tests.mail_servers import (
+    accepting_silently,
+    provider_api,
+    recording_api,
+    silent_server,
+    smtp_server,
+)
 
 # A mail server is a real component: these run in the PostgreSQL pass.
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
@@ -174,3 +187,144 @@ def test_a_provider_that_accepts_records_its_message_id(postmark):
         result = outbox.deliver(message.pk)
     assert result.status == Message.Status.SENT and result.provider_id == "abc-123"
     assert mail.outbox == []  # went to the provider, not to the test outbox
+
+
+# Issue 33: a silent server costs seconds; a retried row keeps its Message-ID and key.
+
+
+def rows_due(count: int) -> list[Message]:
+    """``count`` pending rows, due now, not yet queued."""
+    return Message.objects.bulk_create(
+        emails.outbox_row(
+            "login_link",
+            f"p{n}@example.org",
+            event=f"request-{n}",
+            facts={"url": f"https://railmail.example.org/l/{n}/", "language": "en"},
+        )
+        for n in range(count)
+    )
+
+
+def test_the_mail_timeouts_are_ten_seconds_by_default():
+    # Read in a fresh process with neither variable set, whatever this one's environment.
+    environment = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("EMAIL_TIMEOUT", "ANYMAIL_REQUESTS_TIMEOUT")
+    }
+    environment["DJANGO_SETTINGS_MODULE"] = "pbem.settings"
+    code = (
+        "from django.conf import settings; "
+        "print(settings.EMAIL_TIMEOUT, settings.ANYMAIL['REQUESTS_TIMEOUT'])"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env=environment,
+        cwd=django_settings.BASE_DIR,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout.split()
+    assert out == ["10", "10.0"]
+
+
+def test_a_silent_server_costs_one_timeout_and_the_batch_releases_the_rest(smtp, settings):
+    # At the default EMAIL_TIMEOUT (10 s): a batch of 20 to a server that takes the
+    # connection and never greets gives up once, not once per email (200 s).
+    with accepting_silently() as (port, connections):
+        smtp(port)
+        settings.EMAIL_TIMEOUT = 10
+        rows = rows_due(20)
+        started = time.monotonic()
+        with pytest.raises(outbox.TemporaryFailure):
+            outbox.deliver(rows[0].pk, along=outbox.BATCH - 1)
+        took = time.monotonic() - started
+    assert 9 < took < 15
+    assert len(connections) == 1
+    first = Message.objects.get(pk=rows[0].pk)
+    assert first.status == Message.Status.PENDING and first.attempts == 1
+    assert "timed out" in first.error and first.next_attempt_at > rows[0].next_attempt_at
+    # The others were never handed over: pending again as they were, due at once, with
+    # no attempt counted.
+    rest = Message.objects.filter(pk__in=[row.pk for row in rows[1:]])
+    assert {(m.status, m.attempts, m.error) for m in rest} == {(Message.Status.PENDING, 0, "")}
+    assert {m.pk: m.next_attempt_at for m in rest} == {r.pk: r.next_attempt_at for r in rows[1:]}
+    assert set(outbox.due_rows(timezone.now())) == {row.pk for row in rows[1:]}
+
+
+def test_a_silent_provider_api_costs_one_timeout_too(settings):
+    with accepting_silently() as (port, connections):
+        settings.EMAIL_BACKEND = "anymail.backends.postmark.EmailBackend"
+        settings.ANYMAIL = {
+            "POSTMARK_SERVER_TOKEN": "test-token",
+            "POSTMARK_API_URL": f"http://127.0.0.1:{port}/",
+            "REQUESTS_TIMEOUT": 1,
+        }
+        rows = rows_due(5)
+        started = time.monotonic()
+        with pytest.raises(outbox.TemporaryFailure):
+            outbox.deliver(rows[0].pk, along=outbox.BATCH - 1)
+        assert time.monotonic() - started < 4
+    assert len(connections) == 1
+    statuses = [Message.objects.get(pk=row.pk) for row in rows]
+    assert [(m.status, m.attempts) for m in statuses] == [("pending", 1)] + [("pending", 0)] * 4
+
+
+def test_a_4xx_for_one_address_does_not_stop_the_batch(smtp):
+    with smtp_server() as (port, server):
+        smtp(port)
+        rows = rows_due(3)
+        server.rcpt_answers = {rows[0].to: "450 4.2.1 Try this one later"}
+        with pytest.raises(outbox.TemporaryFailure):
+            outbox.deliver(rows[0].pk, along=2)
+    assert [status_of(row) for row in rows] == ["pending", "sent", "sent"]
+
+
+def header(raw: str, name: str) -> str:
+    return email.message_from_string(raw)[name]
+
+
+def test_a_retried_row_keeps_its_message_id_and_its_key_over_smtp(smtp, settings):
+    # Resend's SMTP relay drops a second message with the same Resend-Idempotency-Key.
+    settings.RAILMAIL_IDEMPOTENCY_HEADER = "Resend-Idempotency-Key"
+    with smtp_server(data_answers=["451 4.3.0 Try again later"]) as (port, server):
+        smtp(port)
+        message = pending_message()
+        with pytest.raises(outbox.TemporaryFailure):
+            outbox.deliver(message.pk)
+        message.refresh_from_db()
+        assert outbox.deliver(message.pk, message.next_attempt_at).status == "sent"
+    first, second = server.seen
+    assert server.received == [second]
+    assert (
+        header(first, "Message-ID") == header(second, "Message-ID") == compose.message_id(message)
+    )
+    key = header(first, "Resend-Idempotency-Key")
+    assert key == header(second, "Resend-Idempotency-Key") == message.token
+
+
+def test_a_retried_row_keeps_its_message_id_and_its_key_at_brevo(settings):
+    # Brevo's API drops a second request with the same headers.idempotencyKey (15 min).
+    settings.RAILMAIL_IDEMPOTENCY_HEADER = "idempotencyKey"
+    settings.EMAIL_BACKEND = "anymail.backends.brevo.EmailBackend"
+    with recording_api(500, 201, body={"messageId": "<abc@smtp-relay.brevo.com>"}) as (
+        url,
+        requests,
+    ):
+        settings.ANYMAIL = {
+            "BREVO_API_KEY": "test-key",
+            "BREVO_API_URL": url,
+            # Brevo has no per-message tracking switch (deploy/README.md): without this,
+            # anymail refuses every email that turns tracking off.
+            "IGNORE_UNSUPPORTED_FEATURES": True,
+        }
+        message = pending_message()
+        with pytest.raises(outbox.TemporaryFailure):
+            outbox.deliver(message.pk)
+        message.refresh_from_db()
+        assert outbox.deliver(message.pk, message.next_attempt_at).status == "sent"
+    first, second = (request["headers"] for request in requests)
+    assert first["idempotencyKey"] == second["idempotencyKey"] == message.token
+    assert first["Message-ID"] == second["Message-ID"] == compose.message_id(message)
+    assert json.dumps(requests[0]) == json.dumps(requests[1])  # the very same request
