@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from notifications import emails, outbox, tasks
 from notifications.models import Message
-from tests.factories import GameFactory
+from tests.factories import GameFactory, MessageFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -317,19 +317,6 @@ def test_a_batch_reads_no_game_again_for_each_row():
 # Issue 33: only what may have gone out is in doubt.
 
 
-def rows_due(count: int) -> list[Message]:
-    """``count`` pending rows, due now, not yet queued."""
-    return Message.objects.bulk_create(
-        emails.outbox_row(
-            "login_link",
-            f"p{n}@example.org",
-            event=f"request-{n}",
-            facts={"url": f"https://railmail.example.org/l/{n}/", "language": "en"},
-        )
-        for n in range(count)
-    )
-
-
 class WatchingBackend(BaseEmailBackend):
     """Records, as each email is handed to it, the status of every row in the outbox; a
     test may also run ``during`` then (as a slow send would let time pass)."""
@@ -353,7 +340,7 @@ def watching(settings):
 
 
 def test_only_the_row_on_the_wire_is_in_doubt(watching):
-    rows = rows_due(4)
+    rows = MessageFactory.create_batch(4)
     outbox.deliver(rows[0].pk, along=outbox.BATCH - 1)
     # As each email went to the server: the ones before it sent, it alone "sending", the
     # ones after it claimed (never handed over, so never in doubt).
@@ -364,7 +351,7 @@ def test_only_the_row_on_the_wire_is_in_doubt(watching):
 
 
 def test_a_claim_that_runs_out_is_released_by_the_sweep_and_sent():
-    [row] = rows_due(1)
+    [row] = MessageFactory.create_batch(1)
     claimed = timezone.now()
     # A worker claimed it and died before handing it over.
     Message.objects.filter(pk=row.pk).update(
@@ -382,7 +369,7 @@ def test_a_claim_that_runs_out_is_released_by_the_sweep_and_sent():
 
 
 def test_a_delivery_whose_claim_has_run_out_hands_nothing_more_over(watching):
-    first, second = rows_due(2)
+    first, second = MessageFactory.create_batch(2)
 
     def slow():  # the first send takes longer than the claim's life
         Message.objects.filter(status=Message.Status.CLAIMED).update(

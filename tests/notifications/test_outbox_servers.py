@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from notifications import compose, emails, outbox
 from notifications.models import Message
+from tests.factories import MessageFactory
 from tests.mail_servers import (
     accepting_silently,
     provider_api,
@@ -192,19 +193,6 @@ def test_a_provider_that_accepts_records_its_message_id(postmark):
 # Issue 33: a silent server costs seconds; a retried row keeps its Message-ID and key.
 
 
-def rows_due(count: int) -> list[Message]:
-    """``count`` pending rows, due now, not yet queued."""
-    return Message.objects.bulk_create(
-        emails.outbox_row(
-            "login_link",
-            f"p{n}@example.org",
-            event=f"request-{n}",
-            facts={"url": f"https://railmail.example.org/l/{n}/", "language": "en"},
-        )
-        for n in range(count)
-    )
-
-
 def test_the_mail_timeouts_are_ten_seconds_by_default():
     # Read in a fresh process with neither variable set, whatever this one's environment.
     environment = {
@@ -235,7 +223,7 @@ def test_a_silent_server_costs_one_timeout_and_the_batch_releases_the_rest(smtp,
     with accepting_silently() as (port, connections):
         smtp(port)
         settings.EMAIL_TIMEOUT = 10
-        rows = rows_due(20)
+        rows = MessageFactory.create_batch(20)
         started = time.monotonic()
         with pytest.raises(outbox.TemporaryFailure):
             outbox.deliver(rows[0].pk, along=outbox.BATCH - 1)
@@ -261,7 +249,7 @@ def test_a_silent_provider_api_costs_one_timeout_too(settings):
             "POSTMARK_API_URL": f"http://127.0.0.1:{port}/",
             "REQUESTS_TIMEOUT": 1,
         }
-        rows = rows_due(5)
+        rows = MessageFactory.create_batch(5)
         started = time.monotonic()
         with pytest.raises(outbox.TemporaryFailure):
             outbox.deliver(rows[0].pk, along=outbox.BATCH - 1)
@@ -274,7 +262,7 @@ def test_a_silent_provider_api_costs_one_timeout_too(settings):
 def test_a_4xx_for_one_address_does_not_stop_the_batch(smtp):
     with smtp_server() as (port, server):
         smtp(port)
-        rows = rows_due(3)
+        rows = MessageFactory.create_batch(3)
         server.rcpt_answers = {rows[0].to: "450 4.2.1 Try this one later"}
         with pytest.raises(outbox.TemporaryFailure):
             outbox.deliver(rows[0].pk, along=2)
