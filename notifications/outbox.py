@@ -206,6 +206,7 @@ def _deliver_claimed(
             try:
                 email = _prepare(row)
             except _DatabaseAway:
+                log.warning("database away while building an email: the batch stops")
                 break
             except Exception as exc:  # it cannot be built: building it again fails again
                 row.error = describe(exc)
@@ -219,7 +220,7 @@ def _deliver_claimed(
             try:
                 handed = _record(answered, token, hand_over=row)
             except DATABASE_AWAY:
-                log.warning("database away: the batch stops", exc_info=True)
+                log.warning("database away while handing an email over: the batch stops")
                 _forget_connection()
                 break
             answered = []

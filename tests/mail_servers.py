@@ -37,14 +37,10 @@ class SmtpHandler:
     # Every message whose DATA was complete (its final dot received), whatever the answer.
     seen: list = field(default_factory=list)
     # Once this many messages are accepted, every further DATA waits for ever (until the
-    # client goes or the test sets it to None): a server that hangs mid-batch. The
-    # messages it hangs on are in ``hung``.
+    # client goes, or the test sets it to None: then it is accepted): a server that hangs
+    # mid-batch. The messages it hung on are in ``hung``.
     hang_after: int | None = None
     hung: list = field(default_factory=list)
-    # While set, the answer to DATA waits until ``hold`` is set (a threading.Event); the
-    # messages held are in ``holding``.
-    hold: threading.Event | None = None
-    holding: list = field(default_factory=list)
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if address in self.rcpt_answers:
@@ -74,10 +70,6 @@ class SmtpHandler:
         if self.hang_after is not None and len(self.received) >= self.hang_after:
             self.hung.append(content)
             while self.hang_after is not None:  # cancelled when the client goes
-                await asyncio.sleep(0.05)
-        if self.hold is not None and not self.hold.is_set():
-            self.holding.append(content)
-            while not self.hold.is_set():
                 await asyncio.sleep(0.05)
         self.received.append(content)
         return "250 Message accepted for delivery"

@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 import uuid
 from collections import Counter
 from contextlib import contextmanager, suppress
@@ -21,7 +22,7 @@ import redis
 from celery import Celery
 from django.conf import settings
 from django.core import mail
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games.models import Event
@@ -30,6 +31,7 @@ from notifications.models import Message
 from pbem import celery_app
 from tests.conftest import play_turn
 from tests.factories import GameFactory, MessageFactory
+from tests.faults import postgres_binaries, postgres_cluster
 from tests.mail_servers import silent_server, smtp_server
 from tests.real_worker import (
     NEEDS_WORKER,
@@ -391,3 +393,86 @@ def test_a_worker_killed_mid_batch_leaves_only_the_rows_on_the_wire(tmp_path: Pa
     assert tasks.sweep_outbox(much_later)["stuck"] == 2
     [told] = [m for m in mail.outbox if m.to == ["ops@example.org"]]
     assert all(m in told.body for m in message_ids(server.hung))
+
+
+# Issue 33: a database restart mid-batch loses no answer and strands nothing. The database
+# is a copy of the test's on a PostgreSQL cluster of the test's own, really stopped (every
+# connection cut, new ones refused) and started again; the shared server is never touched.
+
+
+@pytest.fixture
+def own_postgres():
+    """The test's database, copied to a cluster of its own that the test may stop."""
+    with postgres_cluster() as cluster:
+        cluster.copy_database(connection.settings_dict, "railmail_outage")
+        # Every connection made from here on (the worker's too) goes to the copy.
+        moved = {"HOST": "127.0.0.1", "PORT": cluster.port, "NAME": "railmail_outage"}
+        saved = {key: connection.settings_dict[key] for key in moved}
+        connection.close()
+        connection.settings_dict.update(moved)
+        try:
+            yield cluster
+        finally:
+            connection.close()
+            connection.settings_dict.update(saved)
+
+
+def smtp_to(port: int) -> dict[str, str]:
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": "127.0.0.1",
+        "EMAIL_PORT": str(port),
+        "EMAIL_TIMEOUT": "60",
+    }
+
+
+@pytest.mark.skipif(postgres_binaries() is None, reason="needs PostgreSQL's programs")
+def test_a_database_restart_mid_batch_loses_no_answer_and_strands_nothing(
+    tmp_path: Path, settings, own_postgres
+):
+    queue = f"railmail-test-{uuid.uuid4().hex}"
+    rows = MessageFactory.create_batch(20)
+    ids = {compose.message_id(row): row.pk for row in rows}
+    with smtp_server() as (port, server):
+        server.hang_after = 4  # the fifth email is on the wire when the database stops
+        process = start_prefork_worker(tmp_path, queue, "", **smtp_to(port))
+        try:
+            with publishing_to(queue):
+                tasks.deliver.delay(rows[0].pk)
+            wait_for(lambda: len(server.hung) == 1, "the fifth email on the wire", timeout=60)
+            own_postgres.stop()
+            server.hang_after = None  # the server takes it while the database is away
+            wait_for(lambda: len(server.received) == 5, "the server's answer")
+            time.sleep(3)  # the worker holds the answer meanwhile
+            own_postgres.start()
+            connection.close()
+            wait_for(
+                lambda: not Message.objects.filter(status__in=["claimed", "sending"]).exists(),
+                "the worker to write its answers and release the rest",
+                timeout=60,
+            )
+            assert process.poll() is None  # it lives on
+        finally:
+            stop(process)
+        assert "database away while" in (tmp_path / "worker.log").read_text()
+        # Nothing in doubt: the answer given while the database was away was written
+        # once it was back; the 15 never handed over are pending again, unattempted.
+        status = dict(Message.objects.values_list("pk", "status"))
+        assert Counter(status.values()) == {"sent": 5, "pending": 15}
+        assert {pk for pk, s in status.items() if s == "sent"} == {
+            ids[m] for m in message_ids(server.received)
+        }
+        assert set(Message.objects.filter(status="pending").values_list("attempts", flat=True)) == {
+            0
+        }
+
+        # The next sweep sends them, each once.
+        settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+        settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
+        settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
+        settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
+        with celery_worker():
+            assert tasks.sweep_outbox()["due"] == 15
+            wait_for(lambda: Message.objects.filter(status="sent").count() == 20, "the other 15")
+    sent = message_ids(server.received)
+    assert len(sent) == len(set(sent)) == 20 and set(sent) == set(ids)
