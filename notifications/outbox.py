@@ -16,6 +16,7 @@ import time
 from datetime import datetime, timedelta
 from email.mime.image import MIMEImage
 
+import requests
 from anymail.exceptions import AnymailAPIError, AnymailError, AnymailRecipientsRefused
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
@@ -117,6 +118,21 @@ def stops_the_batch(exc: BaseException) -> bool:
     if isinstance(exc, AnymailAPIError):
         return exc.status_code is None  # no HTTP answer at all
     return isinstance(exc, OSError)  # refused, reset, unreachable, timed out
+
+
+def may_have_gone(exc: BaseException, connection) -> bool:
+    """Whether a send that raised ``exc`` may still have delivered its message: it went
+    out whole and no answer came back (notifications.smtp says so for SMTP; for a
+    provider's API, a request sent whose answer timed out). Never when a provider
+    deduplicates on our key (RAILMAIL_IDEMPOTENCY_HEADER): trying again is safe there."""
+    if settings.RAILMAIL_IDEMPOTENCY_HEADER:
+        return False
+    if isinstance(exc, smtplib.SMTPResponseException | AnymailRecipientsRefused):
+        return False  # an answer came back
+    if isinstance(exc, requests.exceptions.ReadTimeout):
+        return True  # anymail's: the request went out, its answer never came
+    told = getattr(connection, "may_have_sent", None)
+    return stops_the_batch(exc) and callable(told) and told()
 
 
 def describe(exc: BaseException) -> str:
@@ -227,11 +243,18 @@ def _deliver_claimed(
             waiting.pop(0)
             if not handed:
                 continue  # its claim ran out and the sweep released it: not ours now
-            row.attempts += 1
+            row.status, row.attempts = Message.Status.SENDING, row.attempts + 1
             try:
                 _send(row, email, connection)
             except Exception as exc:
                 row.error = describe(exc)
+                if may_have_gone(exc, connection):
+                    # Sent whole, its answer lost: in doubt. It stays "sending", for the
+                    # operator (reported by the sweep), rather than risk a second copy.
+                    row.error = f"No answer after the whole message was sent: {row.error}"
+                    answered.append(row)
+                    _close(connection)
+                    break
                 if not is_temporary(exc) or row.attempts >= MAX_ATTEMPTS:
                     given_up.append((row, exc))
                     _give_up(row, exc, why="" if not is_temporary(exc) else _still_failing(row))

@@ -215,7 +215,8 @@ if os.getenv("EMAIL_BACKEND"):
 elif ANYMAIL_ESP:
     EMAIL_BACKEND = f"anymail.backends.{ANYMAIL_ESP}.EmailBackend"
 elif EMAIL_HOST:
-    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    # Django's, able to tell a send that may have delivered from one that cannot have.
+    EMAIL_BACKEND = "notifications.smtp.EmailBackend"
 elif PRODUCTION:
     raise ImproperlyConfigured(
         "Production needs a way to send email: ANYMAIL_ESP (a provider), EMAIL_HOST (an "

@@ -340,7 +340,7 @@ def test_a_worker_killed_mid_batch_leaves_only_the_rows_on_the_wire(tmp_path: Pa
         # not say so): each connection has one row on the wire when the worker dies.
         server.hang_after = 9
         smtp = {
-            "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "EMAIL_BACKEND": "notifications.smtp.EmailBackend",
             "EMAIL_HOST": "127.0.0.1",
             "EMAIL_PORT": str(port),
             "EMAIL_TIMEOUT": "60",
@@ -419,7 +419,7 @@ def own_postgres():
 
 def smtp_to(port: int) -> dict[str, str]:
     return {
-        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_BACKEND": "notifications.smtp.EmailBackend",
         "EMAIL_HOST": "127.0.0.1",
         "EMAIL_PORT": str(port),
         "EMAIL_TIMEOUT": "60",
@@ -467,7 +467,7 @@ def test_a_database_restart_mid_batch_loses_no_answer_and_strands_nothing(
         }
 
         # The next sweep sends them, each once.
-        settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+        settings.EMAIL_BACKEND = "notifications.smtp.EmailBackend"
         settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
         settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
         settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
