@@ -151,7 +151,8 @@ def deliver(message_id: int, now: datetime | None = None, *, along: int = 0) -> 
     most the row on the wire is ever in doubt. Raises TemporaryFailure when the provider
     or the network failed for this row and it should be tried again after ``retry_in`` (a
     row taken along is tried again by the sweep). Whatever else goes wrong, a row ends
-    "failed" with the reason: an exception never leaves it "sending".
+    "failed" with the reason: an exception leaves a row "sending" only when its message
+    went out whole and no answer came back (may_have_gone).
     """
     now = now or timezone.now()
     started = time.monotonic()
