@@ -177,7 +177,12 @@ def next_step(plan: Plan, position: int, snapshot: snapshots.Snapshot) -> rules.
         return rules.plans.ROUND_ENDED
     if not set_on_this_log(plan, snapshot):
         return STALE
-    found = rules.plan_step(state, position, plan.engine_plan())
+    try:
+        found = rules.plan_step(state, position, plan.engine_plan())
+    except (ValueError, KeyError, IndexError):
+        # A row the engine cannot read (set by hand in the admin, say) never fails a move.
+        logger.exception("plan of seat %s cannot be read", plan.seat_id)
+        return rules.plans.BLOCKED
     return found.reason if isinstance(found, rules.Stop) else found
 
 
