@@ -308,3 +308,30 @@ def quiet_hours_changed(user) -> int:
         after = set_quiet_hours(seat, user.timezone or "UTC", user.quiet_start, user.quiet_end)
         changed += after.version != before
     return changed
+
+
+# The quiet hours a new account starts with (accounts.models.User's defaults).
+ACCOUNT_QUIET_HOURS = (time(22, 0), time(7, 0))
+
+
+def account_quiet_hours(game: Game, seat: Seat) -> dict | None:
+    """The ``quiet_hours_set`` event that times ``seat``'s turns by its player's account
+    (their zone and quiet hours), when they differ from what the game assumes without
+    one (the site's default quiet hours in the game's zone); None otherwise."""
+    user = seat.user
+    if user is None or seat.is_bot:
+        return None
+    zone = user.timezone or "UTC"
+    chosen = (user.quiet_start, user.quiet_end)
+    if zone == (game.time_zone or "UTC") and chosen == ACCOUNT_QUIET_HOURS:
+        return None
+    quiet = [at.strftime("%H:%M") if at else None for at in chosen]
+    if None in quiet:
+        quiet = [None, None]
+    return {
+        "type": rules.QUIET_HOURS_SET,
+        "seat": seat.position,
+        "zone": zone,
+        "start": quiet[0],
+        "end": quiet[1],
+    }

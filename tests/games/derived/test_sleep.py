@@ -183,3 +183,19 @@ def test_the_weekend_pause_is_a_new_game_option():
         [SeatSpec("Ada", "ada@example.com"), SeatSpec("Bo", "bo@example.com")],
     )
     assert Game.objects.get(pk=game.pk).weekend_pause
+
+
+@pytest.mark.django_db
+def test_an_accounts_zone_and_quiet_hours_time_its_turns_from_the_start():
+    tokyo = User.objects.create_user("ada@example.com", password="a-long-password-1")
+    User.objects.filter(pk=tokyo.pk).update(timezone="Asia/Tokyo")
+    tokyo.refresh_from_db()
+    plain = User.objects.create_user("bo@example.com", password="a-long-password-1")
+    game = open_game(
+        GameSettings("transamerica", time_per_move=timedelta(days=1), start_now=True),
+        [SeatSpec("Ada", tokyo.email, user=tokyo), SeatSpec("Bo", plain.email, user=plain)],
+    )
+    quiet = list(game.events.filter(type="quiet_hours_set").values_list("data", flat=True))
+    # Bo's account says what the game assumes (its zone, the default hours): no event.
+    assert quiet == [{"seat": 0, "zone": "Asia/Tokyo", "start": "22:00", "end": "07:00"}]
+    call_command("rebuild_projections", "--check")
