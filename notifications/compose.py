@@ -399,6 +399,7 @@ def _round_scored(message: Message):
             "game_ends_at_first": state.board.game_ends_at_score,
             "moved_after": state.board.barrier_moves_after_round,
             "closer": and_list(names[p] for p in scoring["connected"]),
+            "plan_played": plan_mail.played_since(seat, facts["version"]),
             **_picture(
                 state,
                 seat.position,

@@ -84,15 +84,12 @@ def offers(seat: Seat, state: rules.GameState) -> list[dict]:
 
 
 def played_since(seat: Seat, version: int) -> int:
-    """How many turns the seat's plan played since its last your-turn email before
-    ``version`` (or since the round began)."""
-    if (
-        not seat.has_plan
-        and not PlanTurn.objects.filter(game_id=seat.game_id, seat=seat.position).exists()
-    ):
+    """How many turns the seat's plan played since the last email it was sent about the
+    game before ``version`` (or since the game began), up to ``version``."""
+    if not PlanTurn.objects.filter(game_id=seat.game_id, seat=seat.position).exists():
         return 0
     last = (
-        Message.objects.filter(seat=seat, kind="your_turn", facts__version__lt=version)
+        Message.objects.filter(seat=seat, facts__version__lt=version)
         .order_by("-pk")
         .values_list("facts__version", flat=True)
         .first()

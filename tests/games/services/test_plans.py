@@ -317,3 +317,19 @@ def test_the_turn_email_offers_plans_and_says_what_the_plan_played(
     state = services.load_state(game)
     for city in state.hands[owner_pos]:
         assert f"/plan/{city}" not in text  # a one-tap plan link names a number
+
+
+def test_the_round_scored_email_says_what_the_plan_played(django_capture_on_commit_callbacks):
+    events = simulate("transamerica", 3, random.Random(0))
+    second = [n for n, event in enumerate(events) if event["type"] == "round_started"][1]
+    game = simulated_game(until=second - 4)
+    state = services.load_state(game)
+    owner = seat_at(game, state.seat_to_move)
+    plans.set_plan(owner, rule_plans.ALL)
+    with django_capture_on_commit_callbacks(execute=True):
+        plans.play_turn(fresh(game), owner, game.version)
+    while services.load_state(fresh(game)).round == 1:
+        with django_capture_on_commit_callbacks(execute=True):
+            hand_move(game)
+    [scored] = Message.objects.filter(seat=owner, kind="round_scored")
+    assert "Your plan played 1 turn since our last email." in delivered(scored).body_text
