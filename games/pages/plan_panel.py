@@ -29,13 +29,16 @@ def facts(seat: Seat, state: rules.GameState) -> dict | None:
         return None
     position = seat.position
     plan = Plan.objects.filter(seat=seat).first() if seat.has_plan else None
-    shown = {"holding": False, "stopped": "", "words": "", "next": "", "offers": []}
+    shown = {"holding": False, "stopped": "", "words": "", "next": "", "path": [], "offers": []}
     if plan is not None and plan.stopped:
         shown["stopped"] = plan_words.why_stopped(plan.stopped)
     elif plan is not None:
         shown["holding"] = True
         shown["words"] = plan_words.describe(plan.form, city_name(plan.city) if plan.city else "")
         shown["next"] = next_turn(state, position, plan.engine_plan())
+        shown["path"] = [
+            places.line_name(state.board, line) for line in path(state, position, plan)
+        ]
     own = rules.network(state, position)
     if own:
         dist = rules.distances(rules.cost_graph(state.board, state.built, position), own)
@@ -68,3 +71,35 @@ def next_turn(state: rules.GameState, position: int, plan: rules.Plan) -> str:
         names = [places.line_name(board, board.line_id(line)) for line in found.lines]
         return plan_words.next_build(names)
     return ""
+
+
+def path(state: rules.GameState, position: int, plan: Plan) -> list[int]:
+    """The lines the plan still means to build (its owner's eyes only): a route's unbuilt
+    lines; else a cheapest way from the network to its target (the nearest missing city
+    for all my cities)."""
+    if plan.form == rules.plans.ROUTE:
+        return [line for line in plan.route if line not in state.built]
+    own = rules.network(state, position)
+    if not own or state.phase != rules.BUILDING:
+        return []
+    board = state.board
+    if plan.form == rules.plans.CITY:
+        targets = [board.city_point(plan.city)]
+    else:
+        targets = [p for p in state.terminals(position) if p not in own]
+    targets = [t for t in targets if t not in own]
+    if not targets:
+        return []
+    dist, via = rules.cheapest_paths(board, state.built, position, own, targets)
+    reached = [t for t in targets if dist[t] < rules.INFINITY]
+    if not reached:
+        return []
+    point = min(reached, key=lambda t: (dist[t], t))
+    lines = []
+    while point not in own and via[point] >= 0:
+        line = via[point]
+        if line not in state.built:
+            lines.append(line)
+        a, b, _cost = board.lines[line]
+        point = a if b == point else b
+    return lines[::-1]

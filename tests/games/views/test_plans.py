@@ -53,6 +53,7 @@ def test_the_owner_sets_a_plan_on_the_board_page_and_sees_it_there_alone(client)
     # The cached page keys on the owner's plan: it shows the plan at once.
     assert f"Your plan: keep building toward {city}." in page
     assert "Its next turn builds" in page
+    assert "The way it means to build:" in page
     assert "Your plan:" not in client.get(seat_path(other)).content.decode()
     client.post(reverse("games:plan", args=[token_of(seat)]), {"what": "stop"})
     plan.refresh_from_db()
