@@ -170,7 +170,8 @@ def page(request: HttpRequest, seat: Seat, table: PageFacts, around: dict) -> by
         table,
         around,
         (seat.autopilot, seat.timeouts_in_a_row),
-        plan_panel.key(seat),  # the owner's plan: its panel is in the cached page
+        # The owner's plan and browser zone: the plan panel is in the cached page.
+        (plan_panel.key(seat), seat.browser_time_zone),
     )
 
     def render(holes: page_cache.Holes) -> str:
