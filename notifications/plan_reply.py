@@ -15,6 +15,7 @@ from games import rules
 from games.derived import snapshots
 from games.models import Seat
 from games.services import plans
+from games.words import places
 from games.words.city_names import city_name
 from notifications import emails, reply_grammar
 
@@ -62,6 +63,25 @@ def handle(seat: Seat, version: int, request: PlanRequest) -> tuple[str, str]:
             return answer(seat, "plan-cancelled", gettext("Your plan is cancelled."))
         return answer(seat, "plan-none", gettext("You had no plan to cancel."))
     try:
+        if "," in what or ";" in what:
+            # "plan: Omaha, Kansas City": start markers in order of preference, then
+            # all my cities.
+            try:
+                starts = [
+                    places.point_named(now.board, part)
+                    for part in re.split(r"[;,]", request.what)
+                    if part.strip()
+                ]
+            except places.UnknownPlace as unknown:
+                return answer(seat, "plan-unclear", str(unknown))
+            plans.set_plan(seat, rules.plans.ALL, starts=starts)
+            named = ", ".join(places.point_name(now.board, point) for point in starts)
+            return answer(
+                seat,
+                "plan-set",
+                gettext("Your plan is set: your start marker at %(points)s, then all your cities.")
+                % {"points": named},
+            )
         if what in ALL_WORDS:
             plans.set_plan(seat, rules.plans.ALL)
             return answer(seat, "plan-set", gettext("Your plan is set: all your cities."))

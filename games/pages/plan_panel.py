@@ -29,7 +29,15 @@ def facts(seat: Seat, state: rules.GameState) -> dict | None:
         return None
     position = seat.position
     plan = Plan.objects.filter(seat=seat).first() if seat.has_plan else None
-    shown = {"holding": False, "stopped": "", "words": "", "next": "", "path": [], "offers": []}
+    shown = {
+        "holding": False,
+        "stopped": "",
+        "words": "",
+        "next": "",
+        "path": [],
+        "offers": [],
+        "starts": [],
+    }
     if plan is not None and plan.stopped:
         shown["stopped"] = plan_words.why_stopped(plan.stopped)
     elif plan is not None:
@@ -38,6 +46,13 @@ def facts(seat: Seat, state: rules.GameState) -> dict | None:
         shown["next"] = next_turn(state, position, plan.engine_plan())
         shown["path"] = [
             places.line_name(state.board, line) for line in path(state, position, plan)
+        ]
+    if state.phase == rules.PLACING and state.start_point(position) is None:
+        taken = set(state.starts)
+        shown["starts"] = [
+            {"point": point, "name": city_name(name)}
+            for name in state.hands[position]
+            if (point := state.board.city_point(name)) not in taken
         ]
     own = rules.network(state, position)
     if own:

@@ -17,10 +17,11 @@ from games.words.city_names import city_name
 
 
 class PlanForm(forms.Form):
-    what = forms.ChoiceField(choices=[(w, w) for w in ("city", "all", "route", "stop")])
+    what = forms.ChoiceField(choices=[(w, w) for w in ("city", "all", "route", "start", "stop")])
     city = forms.CharField(max_length=64, required=False)
     route = forms.CharField(max_length=2000, required=False)  # line ids, comma-separated
     coloured = forms.CharField(max_length=2000, required=False)
+    starts = forms.CharField(max_length=200, required=False)  # point ids, in preference
 
     def ids(self, name: str) -> list[int]:
         text = self.cleaned_data.get(name) or ""
@@ -43,6 +44,11 @@ def plan(request: HttpRequest, seat: Seat) -> HttpResponse:
         if what == "stop":
             plans.cancel_plan(seat)
             messages.success(request, gettext("Your plan is cancelled."))
+        elif what == "start":
+            plans.set_plan(seat, rules.plans.ALL, starts=form.ids("starts"))
+            messages.success(
+                request, gettext("Your plan is set: your start marker, then all your cities.")
+            )
         elif what == "all":
             plans.set_plan(seat, rules.plans.ALL)
             messages.success(request, gettext("Your plan is set: all your cities."))

@@ -87,3 +87,14 @@ def test_a_plan_reply_is_stale_only_once_its_round_has_ended():
     # Moves since the email do not make it stale: only the round's end does.
     assert game.version > round_two
     assert reply(seat, round_two, "plan: all") == "plan-set"
+
+
+def test_start_markers_are_planned_by_reply_in_order_of_preference():
+    game = GameFactory()
+    seat = not_to_move(game)
+    board = services.load_state(game).board
+    assert reply(seat, game.version, "plan: Omaha, Kansas City") == "plan-set"
+    plan = Plan.objects.get(seat=seat)
+    assert plan.starts == [board.city_point("Omaha"), board.city_point("Kansas City")]
+    assert plan.form == rules.plans.ALL
+    assert reply(seat, game.version, "plan: Omaha, Atlantis") == "plan-unclear"

@@ -128,3 +128,22 @@ def test_a_route_is_set_by_the_page(client):
     client.post(reverse("games:plan", args=[token_of(seat)]), {"what": "route", "route": str(line)})
     plan = Plan.objects.get(seat=seat)
     assert (plan.form, plan.route) == (rules.plans.ROUTE, [line])
+
+
+def test_a_start_marker_is_planned_on_the_page_and_placed_at_the_seats_turn(
+    client, django_capture_on_commit_callbacks
+):
+    game = GameFactory()  # everyone still to place a start marker
+    seat = not_to_move(game)
+    state = services.load_state(game)
+    city = state.hands[seat.position][0]
+    point = state.board.city_point(city)
+    assert f"Start at {city}, then all my cities" in client.get(seat_path(seat)).content.decode()
+    client.post(
+        reverse("games:plan", args=[token_of(seat)]), {"what": "start", "starts": str(point)}
+    )
+    assert Plan.objects.get(seat=seat).starts == [point]
+    while (state := services.load_state(game)).start_point(seat.position) is None:
+        with django_capture_on_commit_callbacks(execute=True):
+            game = play_turn(game)
+    assert state.start_point(seat.position) == point
