@@ -104,13 +104,17 @@ def _deadline(game: Game, seat_to_move: int, last_event: Event, unwritten: Seque
     paused = timedelta(0)
     if game.pk:
         since, upto = turn_start.created_at, last_event.seq
-        paused = paused_time(game, seat_to_move, since=since, upto=upto, unwritten=unwritten)
-        if paused is None:
-            return None
+        # One read of the seat's clock events: its vacations and its quiet hours.
         rest = sleep_of(game, seat_to_move, upto=upto, unwritten=unwritten)
+        if rest.paused_now:
+            return None
         if rest.quiet is not None or rest.weekend_zone is not None:
             # The clock sleeps at night and perhaps at weekends: run it, vacations and all.
             return sleep.run_clock(since, game.time_per_move, rest)
+        paused = sum(
+            (max(end - max(start, since), timedelta(0)) for start, end in rest.vacations),
+            timedelta(0),
+        )
     return turn_start.created_at + game.time_per_move + paused
 
 
@@ -142,11 +146,13 @@ def sleep_of(
         for e in events
         if e.type in rules.CLOCK_EVENTS
     ]
+    last_clock = clock[-1][0] if clock else None
     return sleep.Sleep(
         zone=zone,
         quiet=quiet,
         weekend_zone=(game.time_zone or "UTC") if game.weekend_pause else None,
         vacations=tuple(sleep.vacations_from(clock, rules.CLOCK_PAUSED)),
+        paused_now=last_clock == rules.CLOCK_PAUSED,
     )
 
 
@@ -157,34 +163,6 @@ def _bot_plays(game: Game, position: int, seats: Sequence[Seat] | None) -> bool:
     if not game.pk:
         return False
     return game.seats.filter(position=position).filter(Q(is_bot=True) | Q(autopilot=True)).exists()
-
-
-def paused_time(
-    game: Game, position: int, *, since: datetime, upto: int, unwritten: Sequence[Event] = ()
-) -> timedelta | None:
-    """How long the seat's clock was paused after ``since``; None if it is paused now.
-
-    Reads the seat's clock events up to event ``upto`` (those of ``unwritten``, events not
-    in the database yet, included): each clock_paused/clock_resumed carries the moment
-    ("at", ISO 8601) the vacation began or ended.
-    """
-    total, paused_at = timedelta(0), None
-    written = game.events.filter(
-        type__in=rules.CLOCK_EVENTS, data__seat=position, seq__lte=upto
-    ).order_by("seq")
-    clock = [*written] + [
-        event
-        for event in unwritten
-        if event.type in rules.CLOCK_EVENTS and event.data["seat"] == position and event.seq <= upto
-    ]
-    for event in clock:
-        at = datetime.fromisoformat(event.data["at"])
-        if event.type == rules.CLOCK_PAUSED:
-            paused_at = paused_at or at
-        elif paused_at is not None:
-            total += max(at - max(paused_at, since), timedelta(0))
-            paused_at = None
-    return None if paused_at is not None else total
 
 
 def differences(game: Game, projection: dict[str, Any]) -> dict[str, tuple[Any, Any]]:

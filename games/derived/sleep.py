@@ -23,12 +23,14 @@ QUIET = "quiet"
 class Sleep:
     """When one seat's clock sleeps: ``quiet`` hours (start, end: local times; None for
     none) in ``zone``, the table's weekend pause (Saturday 00:00 to Monday 00:00 in
-    ``weekend_zone``; None for none), and ``vacations``: (from, to) moments."""
+    ``weekend_zone``; None for none), and ``vacations``: (from, to) moments, those that
+    have ended (``paused_now``: one still runs)."""
 
     zone: str = "UTC"
     quiet: tuple[time, time] | None = None
     weekend_zone: str | None = None
     vacations: tuple[tuple[datetime, datetime], ...] = ()
+    paused_now: bool = False  # a vacation still running: the clock is stopped
 
 
 def parse_quiet(start: str | None, end: str | None) -> tuple[time, time] | None:
