@@ -330,3 +330,26 @@ def line_named(board: rules.Board, text: str) -> int:
             % {"one": point_name(board, a), "other": point_name(board, b)}
         )
     return line
+
+
+@cache
+def _place_words(board: rules.Board) -> tuple[frozenset[str], tuple[str, ...]]:
+    """Every word of every point's name in every language, the directions and the joining
+    words; and the cities' names (as compared)."""
+    names, cities, directions = _readable(board)
+    words = {word for name in names for word in re.findall(r"\w+", name)}
+    words |= set(directions) | set(LINE_WORDS) | set(AND_WORDS) | set(OF_WORDS)
+    words |= {word for name in directions for word in re.findall(r"\w+", name)}
+    return frozenset(words), tuple(cities)
+
+
+def only_place_words(board: rules.Board, text: str) -> bool:
+    """Whether ``text`` is only names of places of ``board`` ("Denver to Omaha", "Seattle")
+    with at least one city: a move written without its keyword."""
+    words, cities = _place_words(board)
+    key = _key(text)
+    found = re.findall(r"\w+", key)
+    if not found or not all(word in words or word.isdigit() for word in found):
+        return False
+    padded = " " + " ".join(found) + " "
+    return any(" " + " ".join(re.findall(r"\w+", city)) + " " in padded for city in cities)

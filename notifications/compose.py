@@ -46,6 +46,7 @@ LISTS = {
     emails.BOT_TOOK_OVER: "seat changes",
     emails.DIGEST: "daily digests",
     emails.REPLY_ANSWER: "answers to replies",
+    emails.REPLY_PLAYED: "moves played by reply",
 }
 
 
@@ -190,6 +191,10 @@ def _gather(message: Message) -> Draft | None:
     if message.game is not None:
         root = thread_root(message.game)
         headers |= {"In-Reply-To": root, "References": root}
+        answered = message.facts.get("in_reply_to", "")
+        if answered and "\n" not in answered and "\r" not in answered:
+            # An answer to the player's reply: threaded under it, and under the game.
+            headers |= {"In-Reply-To": answered, "References": f"{root} {answered}"}
     images = {}
     if "picture" in context:
         images[PICTURE_ID] = context.pop("picture")
@@ -346,15 +351,8 @@ def _your_turn(message: Message):
             "zone": _zone(seat, game),
             "joined_with": _joined_with(state, position, names),
             "seat_url": links.seat_url(seat),
-            "suggestions": [
-                {
-                    "number": offer.number,
-                    "words": offer.words,
-                    "url": links.suggestion_url(seat, version, offer.number),
-                }
-                for offer in suggestions.suggestions(state, position)
-            ],
-            "reply_hint": _hint(state) if settings.RAILMAIL_INBOUND_DOMAIN else "",
+            "suggestions": _offers(seat, state, version),
+            "reply_hint": _hint(state, position) if settings.RAILMAIL_INBOUND_DOMAIN else "",
             **_picture(
                 state,
                 position,
@@ -490,6 +488,18 @@ def _digest(message: Message):
     )
 
 
+def _offers(seat, state, version: int) -> list[dict]:
+    """The suggestions for ``seat`` at ``version`` (``state``): number, words, link."""
+    return [
+        {
+            "number": offer.number,
+            "words": offer.words,
+            "url": links.suggestion_url(seat, version, offer.number),
+        }
+        for offer in suggestions.suggestions(state, seat.position)
+    ]
+
+
 def _reply_answer(message: Message):
     game, seat = message.game, message.seat
     state = snapshots.current(game).state
@@ -505,15 +515,48 @@ def _reply_answer(message: Message):
             "yours": yours,
             "cities": city_names(state.hands[position]) if state and state.hands else [],
             "to_move": game.seat_names()[to_move] if to_move is not None else "",
+            "over": state is not None and state.is_over,
             "seat_url": links.seat_url(seat),
-            "hint": _hint(state),
+            "suggestions": _offers(seat, state, game.version) if yours else [],
+            "hint": _hint(state, position if yours else None),
         },
     )
 
 
-def _hint(state) -> str:
-    """How to play by reply, with a line of the game's board as the example."""
-    return reply_grammar.hint(places.example_line(state.board))
+def _reply_played(message: Message):
+    game, seat, facts = message.game, message.seat, message.facts
+    state = snapshots.current(game).state
+    position = seat.position
+    started = state.starts[position] is not None if state.starts else False
+    to_move = state.seat_to_move
+    return (
+        _subject(game, gettext("Your move was played")),
+        "reply_played",
+        {
+            "seat": seat,
+            "words": facts["words"],
+            "ignored": facts.get("ignored", ""),
+            "cities": city_names(state.hands[position]) if state.hands else [],
+            "missing_cost": rules.missing_cost(state, position) if started else None,
+            "round": state.round,
+            "over": state.is_over,
+            "to_move": game.seat_names()[to_move] if to_move is not None else "",
+            "yours": to_move == position and not state.is_over,
+            "seat_url": links.seat_url(seat),
+            "stop_url": emails.unsubscribe_url(message.to, emails.REPLY_PLAYED),
+        },
+    )
+
+
+def _hint(state, position: int | None = None) -> str:
+    """How to play by reply, with a move legal for the reader at ``position`` (their first
+    suggestion) as the example, else a line of the game's board."""
+    example = ""
+    if position is not None and state.seat_to_move == position and not state.is_over:
+        offered = suggestions.suggestions(state, position)
+        if offered:
+            example = reply_grammar.move_text(offered[0].move, state.board)
+    return reply_grammar.hint(example or places.example_line(state.board))
 
 
 BUILDERS = {
@@ -526,4 +569,5 @@ BUILDERS = {
     emails.BOT_TOOK_OVER: _bot_took_over,
     emails.DIGEST: _digest,
     emails.REPLY_ANSWER: _reply_answer,
+    emails.REPLY_PLAYED: _reply_played,
 }

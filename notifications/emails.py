@@ -39,6 +39,7 @@ GAME_OVER = "game_over"
 BOT_TOOK_OVER = "bot_took_over"
 DIGEST = "digest"
 REPLY_ANSWER = "reply_answer"
+REPLY_PLAYED = "reply_played"
 
 
 # Signed tokens naming an address. They carry no timestamp: an unsubscribe link in an
@@ -277,4 +278,26 @@ def reply_answer(seat, code: str, why: str) -> Message | None:
         seat=seat,
         event=f"answer-{timezone.now():%Y%m%d%H%M%S%f}",
         facts={"code": code, "why": why},
+    )
+
+
+def reply_played(
+    seat, version: int, *, words: str, ignored: str, in_reply_to: str
+) -> Message | None:
+    """Tell ``seat``'s player that the move of their reply was played (it made ``version``
+    of the log): ``words`` say the move, ``ignored`` what the reply said after it, and the
+    email answers their reply (``in_reply_to``, its Message-ID). One per move; the player
+    may stop them (they are a kind of their own)."""
+    return queue(
+        REPLY_PLAYED,
+        seat.email,
+        game=seat.game,
+        seat=seat,
+        event=f"played-v{version}",
+        facts={
+            "version": version,
+            "words": words,
+            "ignored": ignored[:600],
+            "in_reply_to": in_reply_to[:250],
+        },
     )
