@@ -32,11 +32,14 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from accounts.models import normalize_email
-from games import links, rules, services, snapshots, suggestions, talk
-from games.city_names import city_name
-from games.explanations import explain
-from games.languages import language_for
+from games import links, rules, services
+from games.derived import snapshots
 from games.models import Game, Seat, TalkMessage
+from games.services import talk
+from games.words import suggestions
+from games.words.city_names import city_name
+from games.words.explanations import explain
+from games.words.languages import language_for
 from notifications import emails, own_words, reply_addresses, reply_grammar
 from notifications.models import InboundMail, Message
 

@@ -27,8 +27,9 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext, ngettext, pgettext
 
-from games import narration, places, rules
-from games.wording import and_list
+from games import rules
+from games.words import narration, places
+from helpers.text import and_list
 
 # The words that start a move, in every language the site speaks ("move" and its
 # translations in the catalogues: tests check each is here).

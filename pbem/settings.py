@@ -6,6 +6,7 @@ to run for real; production then insists on the settings that have no safe defau
 """
 
 import os
+import sysconfig
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -62,7 +63,8 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "notifications",
-    # The site itself: its base template and stylesheet (pbem/templates, pbem/static).
+    # The site itself: its template tags and stylesheet (pbem/templatetags, pbem/static);
+    # the site-wide templates are in the top-level templates/ (SITE_TEMPLATES).
     "pbem",
 ]
 
@@ -76,7 +78,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language of a page (issue 19): the reader's cookie (the language menu), else
-    # their browser's Accept-Language; an account's choice and a seat's (games.languages)
+    # their browser's Accept-Language; an account's choice and a seat's (games.words.languages)
     # come after it.
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -90,10 +92,24 @@ MIDDLEWARE = [
 ROOT_URLCONF = "pbem.urls"
 WSGI_APPLICATION = "pbem.wsgi.application"
 
+# The site-wide templates (base page, error pages, the email layout): the checkout's
+# top-level templates/, or, installed from the wheel, the copy it carries as data.
+SITE_TEMPLATES = next(
+    (
+        folder
+        for folder in (
+            BASE_DIR / "templates",
+            Path(sysconfig.get_path("data")) / "share" / "railmail" / "templates",
+        )
+        if folder.is_dir()
+    ),
+    BASE_DIR / "templates",
+)
+
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        "DIRS": [SITE_TEMPLATES],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -115,9 +131,9 @@ DATABASES = {
     )
 }
 # PostgreSQL through Django's own backend, whose health check skips a connection that
-# served a request moments ago (pbem/postgresql/base.py).
+# served a request moments ago (helpers/postgresql/base.py).
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    DATABASES["default"]["ENGINE"] = "pbem.postgresql"
+    DATABASES["default"]["ENGINE"] = "helpers.postgresql"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -397,7 +413,7 @@ CONTENT_SECURITY_POLICY = {
 # on the server. DB_PREPARE_THRESHOLD=off turns both off, as a pooler that passes one
 # client's statements to several server connections needs (PgBouncer in transaction mode
 # without max_prepared_statements).
-if DATABASES["default"]["ENGINE"] == "pbem.postgresql":
+if DATABASES["default"]["ENGINE"] == "helpers.postgresql":
     _prepare_threshold = os.getenv("DB_PREPARE_THRESHOLD", "5")
     if _prepare_threshold != "off":
         DATABASES["default"].setdefault("OPTIONS", {}).update(

@@ -2,8 +2,9 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
-from games import places, rules, suggestions
+from games import rules
 from games.services import load_state
+from games.words import places, suggestions
 from notifications import reply_grammar
 from notifications.reply_grammar import Mistyped, Named, Pick, read
 from tests.conftest import play_turn
