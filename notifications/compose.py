@@ -382,6 +382,7 @@ def _round_scored(message: Message):
             "game_ends_at_first": state.board.game_ends_at_score,
             "moved_after": state.board.barrier_moves_after_round,
             "closer": and_list(names[p] for p in scoring["connected"]),
+            "closer_count": len(scoring["connected"]),
             **_picture(
                 state,
                 seat.position,
@@ -405,11 +406,13 @@ def _game_over(message: Message):
         {
             "seat": seat,
             "winners": winners,
+            "winner_count": len(winners),
             "won": seat.position in state.winners,
             "table": table,
             "round": state.last_scoring["round"],
             "rows": _round_rows(state.last_scoring, names),
             "closer": and_list(names[p] for p in state.last_scoring["connected"]),
+            "closer_count": len(state.last_scoring["connected"]),
             **_picture(
                 state,
                 seat.position,

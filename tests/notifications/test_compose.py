@@ -9,11 +9,12 @@ from django.core import mail
 from django.utils import timezone
 
 from games.bots import greedy_move
+from games.models import Game
 from games.services import load_state, record_seen, submit_move
 from notifications import emails
 from notifications.models import Message
 from tests.conftest import delivered, play_turn, sent
-from tests.factories import GameFactory, UserFactory
+from tests.factories import GameFactory, UserFactory, simulated_game
 from tests.minute_jobs import run_minute_jobs
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("anymail_backend")]
@@ -180,3 +181,17 @@ def test_emails_are_written_in_each_recipients_language():
     english_seat.save(update_fields=["language"])
     again = emails.reminder(game, english_seat, 24)
     assert delivered(again).subject.startswith("Reminder: your move is due within 24 hours")
+
+
+def test_the_german_game_over_email_says_hat_for_one_winner_and_one_closer():
+    """The count is the number of winners (and of players who closed the last round), not
+    the letters of their joined names ("Anke haben gewonnen")."""
+    game = simulated_game(seed=1, names=["Anke", "Bernd", "Clara"])
+    Game.objects.filter(pk=game.pk).update(language="de")
+    state = load_state(game)
+    assert len(state.winners) == 1 and len(state.last_scoring["connected"]) == 1
+    row = Message.objects.filter(kind="game_over", game=game).first()
+    body = delivered(row).body_text
+    winner = ["Anke", "Bernd", "Clara"][state.winners[0]]
+    assert f"{winner} hat gewonnen." in body and "haben gewonnen" not in body
+    assert "hat alle fünf Städte verbunden" in body and "haben alle" not in body
