@@ -332,8 +332,18 @@ def _your_turn(message: Message):
     game, seat, version = message.game, message.seat, message.facts["version"]
     # Nothing at all since (the game row was read with the message), or no move since.
     moved = game.version != version and game.moved_since(version)
-    if seat is None or seat.seen_version >= version or moved:
+    if seat is None or moved:
         raise NotNeeded
+    if message.facts.get("after_a_look"):
+        # The player looked and left without moving: sent, unless the turn's own email
+        # went out after all.
+        sent_before = Message.objects.filter(
+            game_id=game.pk, to=message.to, kind=emails.YOUR_TURN, event=f"v{version}"
+        ).filter(status=Message.Status.SENT)
+        if sent_before.exists():
+            raise NotNeeded
+    elif seat.seen_version >= version:
+        raise NotNeeded  # seen: the email after a look comes if they leave without moving
     snapshot = snapshots.at(game, version, message.facts.get("digest", ""))
     state, position = snapshot.state, seat.position
     names = game.seat_names()

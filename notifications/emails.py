@@ -206,6 +206,25 @@ def your_turn(game, seat, version: int, digest: str) -> Message | None:
     )
 
 
+# How long after a look at the board a turn not played yet still gets its email.
+SEEN_BUT_NOT_PLAYED = timedelta(hours=1)
+
+
+def your_turn_after_a_look(game, seat, version: int) -> Message | None:
+    """The your-turn email of ``version`` for a player who looked at the board and left:
+    sent SEEN_BUT_NOT_PLAYED later unless they have moved by then, or got the email
+    meanwhile (the look drops the your-turn email still waiting its grace)."""
+    return queue(
+        YOUR_TURN,
+        seat.email,
+        game=game,
+        seat=seat,
+        event=f"v{version}-seen",
+        facts={"version": version, "digest": game.log_digest, "after_a_look": True},
+        after=SEEN_BUT_NOT_PLAYED,
+    )
+
+
 def round_scored(game, seats, round_number: int, version: int) -> list[Message]:
     """Tell everyone how round ``round_number`` ended (scored by event ``version``): the
     rows, unwritten."""

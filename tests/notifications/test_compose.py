@@ -59,6 +59,40 @@ def test_a_position_the_player_has_seen_is_not_mailed(grace, django_capture_on_c
     assert your_turn_row(game).status == Message.Status.DROPPED
 
 
+def test_a_turn_seen_but_not_played_gets_its_email_an_hour_later(
+    grace, django_capture_on_commit_callbacks
+):
+    game = started_game(django_capture_on_commit_callbacks)
+    seat = game.seats.get(position=load_state(game).seat_to_move)
+    with django_capture_on_commit_callbacks(execute=True):
+        record_seen(seat, game.version)  # a glance, and away
+    run_minute_jobs(timezone.now() + grace + timedelta(seconds=1))
+    assert sent("your_turn") == []  # the email waiting its grace is not needed now...
+    later = Message.objects.get(kind="your_turn", event=f"v{game.version}-seen")
+    run_minute_jobs(timezone.now() + timedelta(minutes=59))
+    assert sent("your_turn") == []
+    run_minute_jobs(timezone.now() + emails.SEEN_BUT_NOT_PLAYED + timedelta(seconds=1))
+    [email] = sent("your_turn")  # ...but an hour on, the turn is still theirs
+    assert email.to == [seat.email] and "Your turn" in email.subject
+    later.refresh_from_db()
+    assert later.status == Message.Status.SENT
+
+
+def test_a_turn_seen_and_then_played_gets_no_email_after_the_look(
+    grace, django_capture_on_commit_callbacks
+):
+    game = started_game(django_capture_on_commit_callbacks)
+    state = load_state(game)
+    seat = game.seats.get(position=state.seat_to_move)
+    with django_capture_on_commit_callbacks(execute=True):
+        record_seen(seat, game.version)
+        record_seen(seat, game.version)  # looking twice is one look
+    assert Message.objects.filter(kind="your_turn", event__endswith="-seen").count() == 1
+    submit_move(game, seat, greedy_move(state, seat.position), game.version)
+    run_minute_jobs(timezone.now() + emails.SEEN_BUT_NOT_PLAYED + timedelta(seconds=1))
+    assert [m for m in sent("your_turn") if m.to == [seat.email]] == []
+
+
 def test_seeing_an_older_position_does_not_count(grace, django_capture_on_commit_callbacks):
     game = started_game(django_capture_on_commit_callbacks)
     game = play_turn(play_turn(game))  # two moves later (a three-seat game)
