@@ -251,6 +251,9 @@ def _picture(state, position: int, names, *, highlight=None, public_hands=None, 
         "picture_key": [
             {"name": name, "colour": seat_colour(seat)} for seat, name in enumerate(names)
         ],
+        "picture_parts": gettext(
+            "on top, your part of the board, large; under it, the whole board, your part framed"
+        ),
         "picture_ringed": (
             gettext("every player's cities are ringed")
             if public_hands is not None
