@@ -63,13 +63,18 @@ def move_text(move: rules.Move, board: rules.Board) -> str:
     joined by "and", or the start marker's point."""
     if isinstance(move, rules.PlaceStart):
         return places.point_name(board, board.point_index[move.point])
-    if isinstance(move, rules.Build):
-        words = []
-        for n, line in enumerate(move.lines):
-            name = places.line_name(board, board.line_id(line))
-            words.append(narration.coloured(name) if n in move.exclusive else name)
-        return and_list(words)
-    return ""
+    return and_list(_line_words(move, board))
+
+
+def _line_words(move: rules.Move, board: rules.Board) -> list[str]:
+    """The names of the lines a move builds (none for another move)."""
+    if not isinstance(move, rules.Build):
+        return []
+    words = []
+    for n, line in enumerate(move.lines):
+        name = places.line_name(board, board.line_id(line))
+        words.append(narration.coloured(name) if n in move.exclusive else name)
+    return words
 
 
 def hint(example: str) -> str:
@@ -288,7 +293,8 @@ def requested(state: rules.GameState, text: str) -> rules.Move:
                 continue
             coloured = frozenset(n for n, name in enumerate(names) if is_coloured(name))
             move = rules.Build(tuple(board.line_points(line) for line in ids), coloured)
-        moves.setdefault(move, move_text(move, board))
+        # In words with ";" between the lines: the one way of writing it that reads once.
+        moves.setdefault(move, "; ".join(_line_words(move, board)))
     if len(moves) == 1:
         return next(iter(moves))
     if len(moves) > 1:

@@ -1,3 +1,5 @@
+from types import SimpleNamespace
+
 import pytest
 from django.conf import settings
 from django.utils import translation
@@ -158,3 +160,38 @@ def test_a_line_of_place_names_is_a_mistyped_move(building):
     assert read(f"move {name}", board) == Mistyped(f"move {name}")
     assert read("Denver", board) == Mistyped("Denver")
     assert read("Well played, Bea! See you in Denver.", board) is None
+
+
+def test_a_move_that_reads_two_ways_is_refused_with_both_readings():
+    """No published board has such names (every pair of neighbouring lines on both boards,
+    in both languages, reads one way), so a board of our own: cities whose names hold
+    "and" make "A to B and C and C and D to E" two moves."""
+    names = ["A", "B", "B and C", "C and D", "C and C and D", "E"]
+    cities = tuple(rules.City(name, "red", (n, 0), False) for n, name in enumerate(names))
+    crossing = (len(names), 0)  # one point that is not a city, as every board has
+    index = {name: n for n, name in enumerate(names)}
+    pairs = [("A", "B"), ("A", "B and C"), ("C and D", "E"), ("C and C and D", "E")]
+    board = rules.Board(
+        name="ambiguous",
+        title="Ambiguous",
+        points=(*(city.point for city in cities), crossing),
+        lines=tuple((index[a], index[b], 1) for a, b in pairs),
+        cities=cities,
+        tracks_in_supply=10,
+        starting_score=13,
+        game_ends_at_score=0,
+        barrier_moves_after_round=None,
+    )
+    state = SimpleNamespace(board=board, phase=rules.BUILDING)
+    with pytest.raises(reply_grammar.Unclear) as unclear:
+        reply_grammar.requested(state, "A to B and C and C and D to E")
+    assert set(unclear.value.readings) == {
+        "A to B; C and C and D to E",
+        "A to B and C; C and D to E",
+    }
+    for reading in unclear.value.readings:
+        assert f'"{reading}"' in str(unclear.value)
+    assert "more than one way" in str(unclear.value)
+    # Written with ";" between the lines, it reads one way.
+    move = reply_grammar.requested(state, "A to B and C; C and D to E")
+    assert len(move.lines) == 2
