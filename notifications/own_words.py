@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from email.message import Message as EmailMessage
+from functools import cache
 from html.parser import HTMLParser
 
 from mailparser_reply.parser import EmailMessage as ParsedReply
@@ -114,12 +115,17 @@ def _outlook_header(lines: list[str], number: int) -> bool:
     return any(HEADER_LINE.match(line.strip()) for line in following)
 
 
+@cache
+def _header_pattern() -> re.Pattern:
+    """mail-parser-reply's pattern for the lines over a quote, English and German."""
+    return ParsedReply(text="", languages=list(REPLY_LANGUAGES)).HEADER_REGEX
+
+
 def _attribution_lines(lines: list[str]) -> set[int]:
     """The numbers of the lines that say who wrote the quote ("On ..., X wrote:"), by
     mail-parser-reply's patterns for English and German (an attribution may be wrapped
     over two lines)."""
-    parsed = ParsedReply(text="", languages=list(REPLY_LANGUAGES))
-    pattern = parsed.HEADER_REGEX
+    pattern = _header_pattern()
     found: set[int] = set()
     for number in range(len(lines)):
         for width in (1, 2, 3):

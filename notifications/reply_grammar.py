@@ -22,6 +22,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from django.conf import settings
 from django.utils import translation
@@ -207,10 +208,15 @@ def _template_pattern(template: str) -> re.Pattern:
     return re.compile(r"^" + pattern.replace(r"\ ", r"\s*") + r"\s*\.?$", re.IGNORECASE)
 
 
-def _suggestion_patterns() -> list[re.Pattern]:
+def _suggestion_patterns() -> tuple[re.Pattern, ...]:
     """The wordings of suggestions in every language, as patterns."""
+    return _patterns_for(tuple(language for language, _name in settings.LANGUAGES))
+
+
+@cache
+def _patterns_for(languages: tuple[str, ...]) -> tuple[re.Pattern, ...]:
     found = []
-    for language, _name in settings.LANGUAGES:
+    for language in languages:
         with translation.override(language):
             templates = [
                 gettext("Start marker in %(city)s"),
@@ -228,7 +234,7 @@ def _suggestion_patterns() -> list[re.Pattern]:
                     ngettext("%(lines)s, 1 track", "%(lines)s, %(count)s tracks", count)
                 )
         found.extend(_template_pattern(template) for template in templates)
-    return found
+    return tuple(found)
 
 
 def bare_move(text: str) -> str:

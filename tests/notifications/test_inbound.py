@@ -512,3 +512,27 @@ def test_a_german_players_refusal_is_all_german(receiver):
     with translation.override("de"):
         assert gettext("The game moved on after the email you answered.") in answer.body
     assert "The game moved on" not in answer.body
+
+
+@pytest.mark.parametrize("join", [" and", ";", ","])
+def test_a_two_line_move_broken_after_its_join_is_played_whole_or_refused(receiver, join):
+    """The mail program broke the line just after the join: both lines are played, and
+    when the second cannot be read, nothing is (never the first line alone)."""
+    table = Table(turns=3)
+    state = load_state(table.game)
+    move = two_line_move(state)
+    first, second = (
+        places.line_name(state.board, state.board.line_id(line)) for line in move.lines
+    )
+    broken = raw_reply(
+        sender=table.ada.email, to=table.reply_to, first_lines=f"move: {first}{join}\nAtlantis"
+    )
+    mail.outbox.clear()
+    assert send(receiver, broken, table.reply_to) == "refused-unclear"
+    assert not table.moved()
+    raw = raw_reply(
+        sender=table.ada.email, to=table.reply_to, first_lines=f"move: {first}{join}\n{second}"
+    )
+    assert send(receiver, raw, table.reply_to) == "played"
+    built = table.game.engine_events()[-1]
+    assert len(built["lines"]) == 2
