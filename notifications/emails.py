@@ -287,7 +287,7 @@ def digest(address: str, day: date) -> Message | None:
     return queue(DIGEST, address, event=digest_key(day), facts={"address": address})
 
 
-def reply_answer(seat, code: str, why: str) -> Message | None:
+def reply_answer(seat, code: str, why: str, *, in_reply_to: str = "") -> Message | None:
     """Tell ``seat``'s player why their reply was not played (``code``: stale, illegal,
     unclear, not-your-turn, talk-refused), with the position as it is now."""
     return queue(
@@ -296,7 +296,7 @@ def reply_answer(seat, code: str, why: str) -> Message | None:
         game=seat.game,
         seat=seat,
         event=f"answer-{timezone.now():%Y%m%d%H%M%S%f}",
-        facts={"code": code, "why": why},
+        facts={"code": code, "why": why, "in_reply_to": in_reply_to[:250]},
     )
 
 

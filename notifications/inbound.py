@@ -124,6 +124,7 @@ def _handle(
         if isinstance(request, reply_grammar.Mistyped):
             return _refuse(
                 seat,
+                message,
                 "mistyped",
                 gettext(
                     'Your reply begins like a move ("%(line)s"), but it is not one: it was '
@@ -185,12 +186,12 @@ def _talk(seat: Seat, text: str, message: EmailMessage) -> Outcome:
     answered = _answered_email(seat, message)
     why = private_reason(seat, text, answered)
     if why:
-        _answer(seat, "talk-refused", why)
+        _answer(seat, message, "talk-refused", why)
         return Outcome("refused-talk", why)
     try:
         talk.post(seat, text, via=TalkMessage.Via.EMAIL, sent_text=answered)
     except talk.Refused as refused:
-        _answer(seat, "talk-refused", str(refused))
+        _answer(seat, message, "talk-refused", str(refused))
         return Outcome("refused-talk", str(refused))
     return Outcome("talk")
 
@@ -250,26 +251,33 @@ def _play(seat: Seat, version: int, request, message: EmailMessage) -> Outcome:
     if game.status == Game.Status.FINISHED or (state is not None and state.is_over):
         return _refuse(
             seat,
+            message,
             "game-over",
             gettext("This game is over: no more moves can be played in it."),
         )
     if game.moved_since(version):
-        return _refuse(seat, "stale", gettext("The game moved on after the email you answered."))
+        return _refuse(
+            seat, message, "stale", gettext("The game moved on after the email you answered.")
+        )
     if state is None or state.seat_to_move != seat.position or seat.is_bot or seat.autopilot:
-        return _refuse(seat, "not-your-turn", gettext("It is not your turn."))
+        return _refuse(seat, message, "not-your-turn", gettext("It is not your turn."))
     try:
         move = requested_move(state, seat.position, request, snapshots.at(game, version).state)
     except reply_grammar.Unclear as unclear:
-        return _refuse(seat, "unclear", str(unclear))
+        return _refuse(seat, message, "unclear", str(unclear))
     except ValueError as unclear:
-        return _refuse(seat, "unclear", str(unclear))
+        return _refuse(seat, message, "unclear", str(unclear))
     try:
         services.submit_move(game, seat, move, game.version)
     except services.GameMovedOn:
-        return _refuse(seat, "stale", gettext("The game moved on while your reply arrived."))
+        return _refuse(
+            seat, message, "stale", gettext("The game moved on while your reply arrived.")
+        )
     except rules.IllegalMove as illegal:
         why = explain(state.board, illegal, game.seat_names())
-        return _refuse(seat, "illegal", gettext("That move is not allowed: %(why)s") % {"why": why})
+        return _refuse(
+            seat, message, "illegal", gettext("That move is not allowed: %(why)s") % {"why": why}
+        )
     game.refresh_from_db()
     emails.reply_played(
         seat,
@@ -295,12 +303,12 @@ def requested_move(state, position: int, request, offered_state) -> rules.Move:
     return reply_grammar.requested(state, request.text)
 
 
-def _refuse(seat: Seat, code: str, why: str) -> Outcome:
-    _answer(seat, code, why)
+def _refuse(seat: Seat, message: EmailMessage, code: str, why: str) -> Outcome:
+    _answer(seat, message, code, why)
     return Outcome(f"refused-{code}", why)
 
 
-def _answer(seat: Seat, code: str, why: str) -> None:
+def _answer(seat: Seat, message: EmailMessage, code: str, why: str) -> None:
     """Tell the player why their reply was not played, a few times an hour at most."""
     hour_ago = timezone.now() - timedelta(hours=1)
     answered = Message.objects.filter(
@@ -309,4 +317,5 @@ def _answer(seat: Seat, code: str, why: str) -> None:
     if answered >= ANSWERS_PER_HOUR:
         log.warning("not answering %s again this hour", seat.email)
         return
-    emails.reply_answer(seat, code, why)
+    # Threaded under the reply it answers.
+    emails.reply_answer(seat, code, why, in_reply_to=(message.get("Message-ID") or "").strip())

@@ -469,10 +469,16 @@ def test_a_mistyped_command_is_answered_with_the_grammar_never_posted(receiver, 
 
 
 def test_every_refusal_shows_the_grammar_and_the_suggestions(receiver, table):
-    raw = raw_reply(sender=table.ada.email, to=table.reply_to, first_lines="move: Atlantis")
+    raw = raw_reply(
+        sender=table.ada.email,
+        to=table.reply_to,
+        first_lines="move: Atlantis",
+        message_id="<refused-1@mail.example.com>",
+    )
     mail.outbox.clear()
     assert send(receiver, raw, table.reply_to) == "refused-unclear"
     [answer] = sent("reply_answer")
+    assert answer.extra_headers["In-Reply-To"] == "<refused-1@mail.example.com>"  # threaded
     state = load_state(table.game)
     example = reply_grammar.move_text(table.offered()[0].move, state.board)
     assert f'"move: {example}"' in answer.body
