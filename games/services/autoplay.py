@@ -16,12 +16,16 @@ import contextvars
 import logging
 from collections.abc import Sequence
 
-from games.bots import BOTS, DEFAULT_BOT, Bot
+from games.bots import BOTS, COVER_BOT, DEFAULT_BOT, Bot
 from games.models import Game, Seat
 from games.services.event_log import GameMovedOn, load_state
 from games.services.moves import submit_move
 
 logger = logging.getLogger(__name__)
+
+# The value of a move event's "played_by" key when a bot played a person's turn (the
+# record format's readers ignore keys they do not know; build plans write "plan").
+PLAYED_BY_BOT = "bot"
 
 # Set while this thread plays bot turns in a loop: the commits it makes need no new task.
 _playing: contextvars.ContextVar[bool] = contextvars.ContextVar("playing_bots", default=False)
@@ -33,11 +37,13 @@ def is_bot_seat(seat: Seat) -> bool:
 
 
 def bot_for(seat: Seat) -> Bot:
-    """The function that plays ``seat``: its ``bot_level``, or the strongest bot.
+    """The function that plays ``seat``: a bot seat's ``bot_level`` (the strongest bot
+    without one); for a person's seat (a timeout, autopilot, a player who left) the
+    greedy bot, so that a seat left to a bot is never an advantage.
 
     Raises ValueError for a level that names no bot.
     """
-    level = seat.bot_level or DEFAULT_BOT
+    level = (seat.bot_level or DEFAULT_BOT) if seat.is_bot else COVER_BOT
     try:
         return BOTS[level]
     except KeyError:
@@ -61,7 +67,9 @@ def play_turn(game: Game, seat: Seat, expected_version: int, *, reason: str = "b
         return None
     move = bot_for(seat)(state, seat.position)
     try:
-        game = submit_move(game, seat, move, expected_version)
+        # A turn a bot plays for a person is marked so in the log and the record.
+        played_by = None if seat.is_bot else PLAYED_BY_BOT
+        game = submit_move(game, seat, move, expected_version, played_by=played_by)
     except GameMovedOn:
         return None
     logger.info(
