@@ -8,6 +8,7 @@ rules, live beside it in ``games.bots`` and use nothing else.
 """
 
 from .boards import BOARD_NAMES, COLOURS, Board, City, get_board
+from .consent import end_early, take_back
 from .dealing import MAX_SEATS, MIN_SEATS, deal, round_started
 from .errors import IllegalMove, InvalidEvent
 from .events import (
@@ -15,17 +16,24 @@ from .events import (
     CLOCK_EVENTS,
     CLOCK_PAUSED,
     CLOCK_RESUMED,
+    CONSENT_EVENTS,
+    END_AGREED,
+    ENDED_BY_AGREEMENT,
     GAME_CREATED,
     GAME_ENDED,
     MOVE_EVENTS,
+    NUDGED,
     PLAY_EVENTS,
     ROUND_SCORED,
     ROUND_STARTED,
     SEAT_TAKEN_BACK,
     SEAT_TAKEN_BY_BOT,
     START_PLACED,
+    STARTS_NO_TURN,
+    TIME_GIVEN,
     TRACK_BUILT,
     TURN_PASSED,
+    TURN_TAKEN_BACK,
     TURN_TIMED_OUT,
     moves_since_last_turn,
 )
@@ -66,6 +74,9 @@ __all__ = [
     "CLOCK_PAUSED",
     "CLOCK_RESUMED",
     "COLOURS",
+    "CONSENT_EVENTS",
+    "ENDED_BY_AGREEMENT",
+    "END_AGREED",
     "FORMAT",
     "GAME_CREATED",
     "GAME_ENDED",
@@ -73,6 +84,7 @@ __all__ = [
     "MAX_SEATS",
     "MIN_SEATS",
     "MOVE_EVENTS",
+    "NUDGED",
     "OVER",
     "PLACING",
     "PLAY_EVENTS",
@@ -82,8 +94,11 @@ __all__ = [
     "SEAT_TAKEN_BACK",
     "SEAT_TAKEN_BY_BOT",
     "START_PLACED",
+    "STARTS_NO_TURN",
+    "TIME_GIVEN",
     "TRACK_BUILT",
     "TURN_PASSED",
+    "TURN_TAKEN_BACK",
     "TURN_TIMED_OUT",
     "Board",
     "Build",
@@ -111,6 +126,7 @@ __all__ = [
     "deal",
     "decide",
     "distances",
+    "end_early",
     "first_line_towards",
     "format_line",
     "game_created",
@@ -134,4 +150,5 @@ __all__ = [
     "scoring_graph",
     "seat_names",
     "seat_view",
+    "take_back",
 ]
