@@ -155,9 +155,10 @@ class Game(models.Model):
 
     def moved_since(self, version: int) -> bool:
         """Whether the board changed after ``version``: a move or a new round was recorded
-        (clock and seat events change no position)."""
+        (clock, seat and consent events change no position; a take-back does)."""
         return self.events.filter(
-            seq__gt=version, type__in=[*rules.MOVE_EVENTS, rules.ROUND_STARTED]
+            seq__gt=version,
+            type__in=[*rules.MOVE_EVENTS, rules.ROUND_STARTED, rules.TURN_TAKEN_BACK],
         ).exists()
 
     def seat_names(self) -> list[str]:

@@ -399,6 +399,8 @@ def _game_over(message: Message):
     game, seat = message.game, message.seat
     state = snapshots.at(game, message.facts["version"]).state
     names = game.seat_names()
+    if message.facts.get("reason") == rules.ENDED_BY_AGREEMENT:
+        return _game_ended_early(game, seat, state, names)
     winners = [names[position] for position in state.winners]
     table = sorted(_table(state.scores, names), key=lambda row: -row["score"])
     return (
@@ -423,6 +425,28 @@ def _game_over(message: Message):
     )
 
 
+def _game_ended_early(game: Game, seat, state, names):
+    """The game-over email of a game its players agreed to end (games.services.consent):
+    the scores of the last scored round, if any; no picture (the dropped round's board)."""
+    winners = [names[position] for position in state.winners]
+    scoring = state.last_scoring
+    return (
+        _subject(
+            game,
+            gettext("Game over by agreement: %(winners)s won") % {"winners": and_list(winners)},
+        ),
+        "game_ended_early",
+        {
+            "seat": seat,
+            "winners": winners,
+            "won": seat.position in state.winners,
+            "table": sorted(_table(state.scores, names), key=lambda row: -row["score"]),
+            "round": scoring["round"] if scoring else None,
+            "replay_url": links.replay_url(game),
+        },
+    )
+
+
 def _bot_took_over(message: Message):
     game, seat = message.game, message.seat
     taken = next(s for s in game.seats.all() if s.position == message.facts["seat"])
@@ -440,6 +464,8 @@ def _bot_took_over(message: Message):
 
 
 def _reminder(message: Message):
+    if "nudged_by" in message.facts:
+        return _nudge(message)
     game, seat, hours = message.game, message.seat, message.facts["hours"]
     return (
         _subject(
@@ -458,6 +484,26 @@ def _reminder(message: Message):
             "deadline": game.deadline,
             "zone": _zone(seat, game),
             "on_timeout": game.on_timeout,
+            "seat_url": links.seat_url(seat),
+        },
+    )
+
+
+def _nudge(message: Message):
+    """A player's nudge (games.services.consent): a short fixed reminder, sent only while
+    it is still the reader's turn."""
+    game, seat = message.game, message.seat
+    if game.status != Game.Status.ACTIVE or game.seat_to_move != seat.position:
+        raise NotNeeded  # they have moved since
+    name = game.seat_names()[message.facts["nudged_by"]]
+    return (
+        _subject(game, gettext("%(name)s reminds you of your move") % {"name": name}),
+        "nudge",
+        {
+            "seat": seat,
+            "name": name,
+            "deadline": game.deadline,
+            "zone": _zone(seat, game),
             "seat_url": links.seat_url(seat),
         },
     )

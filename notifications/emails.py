@@ -217,10 +217,11 @@ def round_scored(game, seats, round_number: int, version: int) -> list[Message]:
     )
 
 
-def game_over(game, seats, version: int) -> list[Message]:
+def game_over(game, seats, version: int, reason: str | None = None) -> list[Message]:
     """Tell everyone the final table and where to replay the game (it ended at
-    ``version``): the rows, unwritten."""
-    return _to_everyone(GAME_OVER, game, seats, event="over", facts={"version": version})
+    ``version``, early for ``reason`` if given): the rows, unwritten."""
+    facts = {"version": version} if reason is None else {"version": version, "reason": reason}
+    return _to_everyone(GAME_OVER, game, seats, event="over", facts=facts)
 
 
 def bot_took_over(game, seats, taken, version: int) -> list[Message]:
@@ -232,6 +233,20 @@ def bot_took_over(game, seats, taken, version: int) -> list[Message]:
         seats,
         event=f"v{version}",
         facts={"seat": taken.position, "version": version},
+    )
+
+
+def nudge(game, seat, by: int, version: int) -> Message | None:
+    """A player's nudge to ``seat``, the player to move (by the seat at ``by``, event
+    ``version``): a reminder, so that who stops reminders stops these too; the row,
+    unwritten."""
+    return outbox_row(
+        REMINDER,
+        seat.email,
+        game=game,
+        seat=seat,
+        event=f"nudge-v{version}",
+        facts={"nudged_by": by, "version": version},
     )
 
 

@@ -38,7 +38,7 @@ from games.services import talk
 from games.words import places, suggestions
 from games.words.explanations import explain
 from games.words.languages import language_for
-from notifications import emails, reply_addresses, reply_grammar
+from notifications import consent_replies, emails, reply_addresses, reply_grammar
 from notifications.models import InboundMail, Message
 
 log = logging.getLogger(__name__)
@@ -115,8 +115,12 @@ def _handle(
         return Outcome("refused-authentication", f"{', '.join(failed)} failed")
     text = reply_text(message)
     request = reply_grammar.read(text)
+    command = consent_replies.read(text)
     # Refusals and answers in the player's own language.
     with translation.override(language_for(seat)):
+        if command is not None:  # consent at the table: take back, more time, end, nudge
+            why = consent_replies.act(seat, command)
+            return Outcome(command) if why is None else _refuse(seat, "consent", why)
         if request is None:
             return _talk(seat, text, message)
         return _play(seat, version, request)

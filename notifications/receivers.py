@@ -48,7 +48,11 @@ def write_game_emails(sender, game, state, events, snapshot, seats, **kwargs) ->
         if event.type == rules.ROUND_SCORED:
             rows += emails.round_scored(game, seats, event.data["round"], event.seq)
         elif event.type == rules.GAME_ENDED:
-            rows += emails.game_over(game, seats, event.seq)
+            rows += emails.game_over(game, seats, event.seq, event.data.get("reason"))
+        elif event.type == rules.NUDGED:
+            to = seats[event.data["to"]]
+            if to.email and not (to.is_bot or to.autopilot):
+                rows.append(emails.nudge(game, to, event.data["seat"], event.seq))
         elif event.type == rules.SEAT_TAKEN_BY_BOT:
             rows += emails.bot_took_over(game, seats, seats[event.data["seat"]], event.seq)
 

@@ -25,7 +25,7 @@ from games import rules
 from games.derived import snapshots
 from games.forms import MoveForm
 from games.models import Game, Seat
-from games.pages import page_cache, talk_panel
+from games.pages import consent_panel, page_cache, talk_panel
 from games.pages.drawing import (
     board_svg,
     last_turn,
@@ -180,6 +180,7 @@ def page(request: HttpRequest, seat: Seat, table: PageFacts, around: dict) -> by
             **around,
             **board_parts(game, table, holes),
             "talk": holes.insert("talk"),
+            "consent": consent_panel.panel(seat, token, holes.csrf_token),
             "csrf_token": holes.csrf_token,
         }
         return render_to_string("games/board.html", context, request)

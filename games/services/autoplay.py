@@ -16,6 +16,8 @@ import contextvars
 import logging
 from collections.abc import Sequence
 
+from django.utils import timezone
+
 from games.bots import BOTS, COVER_BOT, DEFAULT_BOT, Bot
 from games.models import Game, Seat
 from games.services.event_log import GameMovedOn, load_state
@@ -94,8 +96,9 @@ def bot_to_move(game: Game, seats: Sequence[Seat] | None = None) -> Seat | None:
 def play_bot_turns(game_id: int, version: int, *, limit: int) -> tuple[int, Game | None]:
     """Play bot turns of game ``game_id`` from ``version`` on, while a bot is to move.
 
-    Stops when a person is to move, the game ends, another move gets there first, or after
-    ``limit`` turns. Returns the turns played and the game as it was left (None if gone).
+    Stops when a person is to move, the game ends, another move gets there first, the
+    bot's turn is not due yet (it waits after a person's move in a game with take-backs),
+    or after ``limit`` turns. Returns the turns played and the game as it was left (None if gone).
     Running it twice for one version plays once.
     """
     played = 0
@@ -103,6 +106,8 @@ def play_bot_turns(game_id: int, version: int, *, limit: int) -> tuple[int, Game
     try:
         game = Game.objects.filter(pk=game_id).first()
         while game is not None and played < limit and game.version == version:
+            if game.deadline is not None and game.deadline > timezone.now():
+                break  # a person may still take their move back: the minute scan plays it
             seat = bot_to_move(game)
             if seat is None:
                 break

@@ -24,7 +24,7 @@ from games.derived import snapshots
 from games.forms import EmailForm, MoveForm
 from games.links import seat_path
 from games.models import Game, Seat
-from games.pages import board_page, talk_panel
+from games.pages import board_page, consent_panel, talk_panel
 from games.pages.board_page import PageFacts, seat_page
 from games.pages.table_read import TableRead
 from games.views.seat_link import seat_link
@@ -184,6 +184,7 @@ def _board(request, seat, snapshot, form, *, status=200, moved_on=False, error=N
         "main": render_to_string("games/_board_main.html", context, request),
         "scripts": render_to_string("games/_board_scripts.html", context, request),
         "talk": talk_panel.panel(request, seat, token),
+        "consent": consent_panel.panel(seat, token),
     }
     return render(request, "games/board.html", page, status=409 if moved_on else status)
 
