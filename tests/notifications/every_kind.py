@@ -6,6 +6,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from games.models import Game
+from games.services import consent
 from notifications import emails
 from notifications.models import Message
 from tests.conftest import play_turn
@@ -36,4 +37,11 @@ def every_kind() -> dict[str, Message]:
         finished = play_turn(finished)
     rows["round_scored"] = Message.objects.filter(kind="round_scored", game=finished).first()
     rows["game_over"] = Message.objects.filter(kind="game_over", game=finished).first()
+    # Consent at the table: a nudge (a reminder of its own words), an early end.
+    to_move = game.seat_to_move
+    rows["nudge"] = emails.write(emails.nudge(game, seats[to_move], (to_move + 1) % 3, 99))
+    agreed = GameFactory(seats=2)
+    for seat in agreed.seats.all():
+        consent.agree_to_end(seat)
+    rows["game_ended_early"] = Message.objects.get(kind="game_over", game=agreed, seat__position=0)
     return rows
