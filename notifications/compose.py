@@ -23,6 +23,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
+from accounts.models import normalize_email
 from games import links, rules
 from games.derived import snapshots
 from games.models import Game
@@ -162,6 +163,8 @@ def gather(message: Message) -> Draft | None:
 
 
 def _gather(message: Message) -> Draft | None:
+    if message.seat is not None and message.to != normalize_email(message.seat.email):
+        return None  # the seat changed hands (or its player left): not theirs to read now
     try:
         subject, template, context = BUILDERS[message.kind](message)
     except NotNeeded:

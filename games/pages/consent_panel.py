@@ -10,8 +10,9 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
 from games.derived import snapshots
+from games.forms import ReplacePlayerForm
 from games.models import Game, Seat
-from games.services import consent
+from games.services import consent, substitutes
 
 
 def panel(seat: Seat, token: str, csrf_token: str | None = None) -> SafeString:
@@ -34,7 +35,22 @@ def panel(seat: Seat, token: str, csrf_token: str | None = None) -> SafeString:
         "agreed": seat.position in agreed,
         "agreed_count": len(agreed & set(people)),
         "people_count": len(people),
+        "substitutable": _substitutable(game, seat),
+        "form": ReplacePlayerForm(),
     }
     if csrf_token is not None:
         context["csrf_token"] = csrf_token
     return render_to_string("games/_consent.html", context)
+
+
+def _substitutable(game: Game, seat: Seat) -> list[Seat]:
+    """The other seats ``seat``'s player may invite a substitute for: those that timed out
+    or whose player left, when the viewer is the creator (or the creator has left)."""
+    creator = substitutes.creator_seat(game)
+    if creator is not None and creator.pk != seat.pk:
+        return []
+    return [
+        other
+        for other in game.seats.filter(is_bot=False).order_by("position")
+        if other.pk != seat.pk and (other.autopilot or other.timeouts_in_a_row)
+    ]

@@ -50,14 +50,23 @@ PLAY_EVENTS = (
 CLOCK_EVENTS = (CLOCK_PAUSED, CLOCK_RESUMED)
 # Consent events that start no turn: the deadline still runs from the turn's start.
 CONSENT_EVENTS = (TIME_GIVEN, END_AGREED, NUDGED)
+# A seat changing hands (games.services.substitutes): its player left (a bot plays it until
+# a substitute takes it), another person backed inviting a substitute for it (when the
+# creator has left), or it went to a substitute (with the newcomer's "name").
+SEAT_LEFT = "seat_left"
+SUBSTITUTE_BACKED = "substitute_backed"
+SEAT_HANDED_OVER = "seat_handed_over"
+SEAT_EVENTS = (SEAT_LEFT, SUBSTITUTE_BACKED, SEAT_HANDED_OVER)
+
 # Events after which the seat to move still has the turn it had: its deadline runs on.
-STARTS_NO_TURN = (*CLOCK_EVENTS, *CONSENT_EVENTS)
+STARTS_NO_TURN = (*CLOCK_EVENTS, *CONSENT_EVENTS, *SEAT_EVENTS)
 AROUND_PLAY_EVENTS = (
     TURN_TIMED_OUT,
     SEAT_TAKEN_BY_BOT,
     SEAT_TAKEN_BACK,
     *CLOCK_EVENTS,
     *CONSENT_EVENTS,
+    *SEAT_EVENTS,
 )
 
 

@@ -31,6 +31,10 @@ def every_kind() -> dict[str, Message]:
     }
     reader = UserFactory(email_mode="daily_digest", email="dee@example.org")
     game.seats.filter(position=game.seat_to_move).update(user=reader, email=reader.email)
+    # Mail for a seat goes to its address (compose drops a row for a former one).
+    Message.objects.filter(seat__game=game, seat__position=game.seat_to_move).update(
+        to=reader.email
+    )
     rows["digest"] = emails.digest(reader.email, timezone.now().date())
     finished = GameFactory(seats=2)
     while finished.status != "finished":
@@ -39,7 +43,8 @@ def every_kind() -> dict[str, Message]:
     rows["game_over"] = Message.objects.filter(kind="game_over", game=finished).first()
     # Consent at the table: a nudge (a reminder of its own words), an early end.
     to_move = game.seat_to_move
-    rows["nudge"] = emails.write(emails.nudge(game, seats[to_move], (to_move + 1) % 3, 99))
+    nudged = game.seats.get(position=to_move)
+    rows["nudge"] = emails.write(emails.nudge(game, nudged, (to_move + 1) % 3, 99))
     agreed = GameFactory(seats=2)
     for seat in agreed.seats.all():
         consent.agree_to_end(seat)

@@ -27,6 +27,9 @@ STABLE = {
     "TIME_GIVEN": "time_given",
     "END_AGREED": "end_agreed",
     "NUDGED": "nudged",
+    "SEAT_LEFT": "seat_left",
+    "SUBSTITUTE_BACKED": "substitute_backed",
+    "SEAT_HANDED_OVER": "seat_handed_over",
 }
 
 

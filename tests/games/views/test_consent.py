@@ -9,10 +9,12 @@ from games.bots import greedy_move
 from games.links import seat_path
 from games.models import Game, Seat
 from games.services import SeatSpec, create_game, load_state, start_game, submit_move
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
 PEOPLE = [SeatSpec("Ada", "ada@example.com"), SeatSpec("Bo", "bo@example.com")]
+THIRD = SeatSpec("Cy", "cy@example.com")
 
 
 @pytest.fixture
@@ -69,3 +71,29 @@ def test_a_get_changes_nothing(client, game):
     answer = client.get(seat_path(seat(game, 0)) + "table/end/")
     assert answer.status_code == 405
     assert not game.events.filter(type=rules.END_AGREED).exists()
+
+
+def test_leaving_and_inviting_a_substitute_by_the_board_page(client):
+    creator = UserFactory(email="ada@example.com")
+    game = start_game(create_game("transamerica", None, PEOPLE + [THIRD], creator))
+    leaver = seat(game, 1)
+    page = client.get(seat_path(leaver)).content.decode()
+    assert "Leave this game" in page
+    answer = client.post(seat_path(leaver) + "table/leave/", follow=True)
+    assert "You left the game." in answer.content.decode()
+    assert client.get(seat_path(leaver)).status_code == 403  # its links died
+    creator_page = client.get(seat_path(seat(game, 0))).content.decode()
+    assert "Invite a substitute for Bo" in creator_page
+    refused = client.post(
+        seat_path(seat(game, 0)) + "table/substitute/1/",
+        {"name": "Cy", "email": "cy@example.com"},
+        follow=True,
+    )
+    assert "That address already holds a seat in this game." in refused.content.decode()
+    answer = client.post(
+        seat_path(seat(game, 0)) + "table/substitute/1/",
+        {"name": "Di", "email": "di@example.com"},
+        follow=True,
+    )
+    assert "Di is invited to take over the seat." in answer.content.decode()
+    assert seat(game, 1).email == "di@example.com"
