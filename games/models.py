@@ -214,6 +214,11 @@ class Seat(models.Model):
     # The language chosen on the board page by a player who has only links (an account's
     # own choice comes first; empty: the game's).
     language = models.CharField(max_length=8, blank=True, choices=settings.LANGUAGES)
+    # The player muted this game: no notices of it on any channel but those of their own
+    # turn (games.services.mutes; notifications.emails reads it).
+    notices_muted = models.BooleanField(
+        default=False, help_text=_("No news of this game but the player's own turn.")
+    )
 
     class Meta:
         ordering = ["game", "position"]

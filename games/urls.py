@@ -26,6 +26,7 @@ urlpatterns = [
     path("s/<str:token>/table/end/", consent.end_game, name="end_game"),
     path("s/<str:token>/table/nudge/", consent.nudge, name="nudge"),
     path("s/<str:token>/table/leave/", consent.leave, name="leave"),
+    path("s/<str:token>/table/mute/", consent.mute, name="mute_game"),
     path("s/<str:token>/table/substitute/<int:position>/", consent.substitute, name="substitute"),
     path("new/", setup.new_game, name="new"),
     path("games/<int:game_id>/manage/", setup.manage, name="manage"),

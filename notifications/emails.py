@@ -40,6 +40,10 @@ BOT_TOOK_OVER = "bot_took_over"
 DIGEST = "digest"
 REPLY_ANSWER = "reply_answer"
 
+# What a player who muted a game (games.services.mutes) no longer gets of it: everything
+# but the notices of their own turn (your turn, reminders, nudges) and direct answers.
+MUTED_KINDS = (ROUND_SCORED, GAME_OVER, BOT_TOOK_OVER)
+
 
 # Signed tokens naming an address. They carry no timestamp: an unsubscribe link in an
 # email from last year must still work.
@@ -125,7 +129,9 @@ def outbox_row(
     address = normalize_email(address or "")
     if not address:
         return None
-    stopped = Suppression.stops(address, kind, seat=seat)
+    stopped = Suppression.stops(address, kind, seat=seat) or (
+        seat is not None and seat.notices_muted and kind in MUTED_KINDS
+    )
     return Message(
         to=address,
         game=game,

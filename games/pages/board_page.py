@@ -169,7 +169,7 @@ def page(request: HttpRequest, seat: Seat, table: PageFacts, around: dict) -> by
         snapshots.key_for(game.version, game.log_digest),
         table,
         around,
-        (seat.autopilot, seat.timeouts_in_a_row),
+        (seat.autopilot, seat.timeouts_in_a_row, seat.notices_muted),
     )
 
     def render(holes: page_cache.Holes) -> str:

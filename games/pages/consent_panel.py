@@ -37,6 +37,7 @@ def panel(seat: Seat, token: str, csrf_token: str | None = None) -> SafeString:
         "people_count": len(people),
         "substitutable": _substitutable(game, seat),
         "form": ReplacePlayerForm(),
+        "muted": seat.notices_muted,
     }
     if csrf_token is not None:
         context["csrf_token"] = csrf_token

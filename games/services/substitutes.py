@@ -100,6 +100,7 @@ def _hand_over(seat: Seat, name: str, email: str) -> None:
     seat.language = ""
     seat.browser_time_zone = ""
     seat.seen_version = 0
+    seat.notices_muted = False
     seat.save()
     rotate_link(seat)  # every old link and reply address dies now
     TalkMute.objects.filter(seat=seat).delete()

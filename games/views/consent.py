@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from games.forms import ReplacePlayerForm
 from games.links import seat_path
 from games.models import Game, Seat
-from games.services import consent, substitutes
+from games.services import consent, mutes, substitutes
 from games.views.seat_link import seat_link
 
 
@@ -99,3 +99,15 @@ def substitute(request: HttpRequest, seat: Seat, position: int) -> HttpResponse:
                 request, _("%(name)s is invited to take over the seat.") % {"name": handed.name}
             )
     return back
+
+
+@require_POST
+@seat_link
+def mute(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """Mute the game's notices but those of the player's own turn, or hear them again."""
+    mutes.set_muted(seat, not seat.notices_muted)
+    if seat.notices_muted:
+        messages.success(request, _("Muted: you hear of this game only when it is your turn."))
+    else:
+        messages.success(request, _("You hear of everything in this game again."))
+    return redirect(seat_path(seat) + "#consent-heading")

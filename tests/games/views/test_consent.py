@@ -97,3 +97,24 @@ def test_leaving_and_inviting_a_substitute_by_the_board_page(client):
     )
     assert "Di is invited to take over the seat." in answer.content.decode()
     assert seat(game, 1).email == "di@example.com"
+
+
+def test_muting_a_game_stops_its_news_but_not_the_players_turns(client, game):
+    from notifications import emails
+    from notifications.models import Message
+
+    ada = seat(game, 0)
+    page = client.get(seat_path(ada)).content.decode()
+    assert "Mute this game but my turns" in page
+    client.post(seat_path(ada) + "table/mute/")
+    ada.refresh_from_db()
+    assert ada.notices_muted
+    assert "Hear of everything in this game again" in client.get(seat_path(ada)).content.decode()
+    seats = list(game.seats.order_by("position"))
+    [news] = emails.bot_took_over(game, seats, seats[1], 99)[:1]
+    assert news.status == Message.Status.SUPPRESSED
+    turn = emails.your_turn(game, seats[0], 99, "")
+    assert turn.status == Message.Status.PENDING
+    client.post(seat_path(ada) + "table/mute/")
+    ada.refresh_from_db()
+    assert not ada.notices_muted
