@@ -223,3 +223,15 @@ def test_a_nudge_or_more_time_for_a_bot_is_refused():
         consent.nudge(seat(game, 0))
     with pytest.raises(consent.Refused, match="A bot plays this seat"):
         consent.nudge(seat(game, 1))
+
+
+def test_the_move_log_words_each_consent_event():
+    from games.words import narration
+
+    state = load_state(table())
+    names = ["Ada", "Bo"]
+    for kind in (rules.TURN_TAKEN_BACK, rules.TIME_GIVEN, rules.END_AGREED, rules.NUDGED):
+        said = narration.describe({"type": kind, "seat": 0}, state, names)
+        assert said.startswith("Ada ") and "Something happened" not in said
+    ended = {"type": rules.GAME_ENDED, "reason": "agreed", "winners": [0, 1]}
+    assert "agreed to end the game" in narration.describe(ended, state, names)
