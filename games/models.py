@@ -104,6 +104,9 @@ class Game(models.Model):
     # When the game's latest table-talk message was written (games.services.talk sets it with the
     # message): an email about a game nobody has talked in needs no look for talk.
     last_talk_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Whether the table may have a channel besides email (notifications.channel_settings
+    # sets it): a move asks for the table's channel only then.
+    has_channel = models.BooleanField(default=False, editable=False)
 
     class Meta:
         indexes = [
@@ -219,6 +222,9 @@ class Seat(models.Model):
     notices_muted = models.BooleanField(
         default=False, help_text=_("No news of this game but the player's own turn.")
     )
+    # Whether the player may have channels besides email (notifications.channel_settings
+    # sets it): a move reads it with the table and asks for channels only then.
+    has_channels = models.BooleanField(default=False, editable=False)
 
     class Meta:
         ordering = ["game", "position"]

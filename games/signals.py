@@ -27,3 +27,8 @@ seat_invited = Signal()
 # Sent after a player's report of a table-talk message has committed, with ``message``
 # (the TalkMessage) and ``seat`` (the reporter's Seat): staff are told.
 talk_reported = Signal()
+
+# Sent inside the transaction that renews a seat's links (its link nonce replaced: a fresh
+# link used, the seat handed on or left), with ``seat``: what was tied to the old links
+# (the seat's channels besides email) goes.
+seat_links_renewed = Signal()

@@ -20,6 +20,7 @@ from email.utils import parseaddr
 from django.conf import settings
 from django.db.models import Subquery
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
@@ -33,8 +34,8 @@ from games.words import narration, places, suggestions, time_zones
 from games.words.city_names import city_names
 from games.words.languages import language_for, language_for_address
 from helpers.text import and_list, one_line
-from notifications import board_picture, digests, emails, reply_addresses, reply_grammar
-from notifications.models import Message
+from notifications import board_picture, channels, digests, emails, reply_addresses, reply_grammar
+from notifications.models import Channel, Message
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +50,8 @@ LISTS = {
     emails.BOT_TOOK_OVER: "seat changes",
     emails.DIGEST: "daily digests",
     emails.REPLY_ANSWER: "answers to replies",
+    emails.CHANNEL_CONFIRM: "channel confirmations",
+    emails.CHANNEL_OFF: "channel confirmations",
 }
 
 
@@ -562,6 +565,32 @@ def _reply_answer(message: Message):
     )
 
 
+def _channel_confirm(message: Message):
+    channel = Channel.objects.filter(pk=message.facts["channel"], confirmed_at=None).first()
+    if channel is None or channel.seat_id != message.seat_id:
+        raise NotNeeded  # confirmed already, or removed
+    return (
+        _subject(message.game, gettext("Confirm your channel")),
+        "channel_confirm",
+        {
+            "seat": message.seat,
+            "where": channels.masked(channel.url),
+            "confirm_url": settings.SITE_URL
+            + reverse("notifications:confirm_channel", args=[channel.token]),
+        },
+    )
+
+
+def _channel_off(message: Message):
+    channel = Channel.objects.filter(pk=message.facts["channel"]).first()
+    if channel is None:
+        raise NotNeeded
+    subject = gettext("A channel of yours is turned off")
+    if message.game is not None:
+        subject = _subject(message.game, subject)
+    return subject, "channel_off", {"where": channels.masked(channel.url)}
+
+
 def _hint(state) -> str:
     """How to play by reply, with a line of the game's board as the example."""
     return reply_grammar.hint(places.example_line(state.board))
@@ -577,4 +606,6 @@ BUILDERS = {
     emails.BOT_TOOK_OVER: _bot_took_over,
     emails.DIGEST: _digest,
     emails.REPLY_ANSWER: _reply_answer,
+    emails.CHANNEL_CONFIRM: _channel_confirm,
+    emails.CHANNEL_OFF: _channel_off,
 }

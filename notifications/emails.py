@@ -39,6 +39,10 @@ GAME_OVER = "game_over"
 BOT_TOOK_OVER = "bot_took_over"
 DIGEST = "digest"
 REPLY_ANSWER = "reply_answer"
+# Channels besides email (notifications.channel_delivery): confirming a seat's channel,
+# and a channel turned off because it kept failing.
+CHANNEL_CONFIRM = "channel_confirm"
+CHANNEL_OFF = "channel_off"
 
 # What a player who muted a game (games.services.mutes) no longer gets of it: everything
 # but the notices of their own turn (your turn, reminders, nudges) and direct answers.
@@ -298,4 +302,28 @@ def reply_answer(seat, code: str, why: str) -> Message | None:
         seat=seat,
         event=f"answer-{timezone.now():%Y%m%d%H%M%S%f}",
         facts={"code": code, "why": why},
+    )
+
+
+def channel_confirm(seat, channel) -> Message | None:
+    """Ask ``seat``'s player to confirm the channel added through the seat's link: a link
+    can be forwarded, the seat's email cannot."""
+    return queue(
+        CHANNEL_CONFIRM,
+        seat.email,
+        game=seat.game,
+        seat=seat,
+        event=f"channel-{channel.pk}",
+        facts={"channel": channel.pk},
+    )
+
+
+def channel_off(address: str, channel) -> Message | None:
+    """Tell a channel's owner that it kept failing and is turned off."""
+    return queue(
+        CHANNEL_OFF,
+        address,
+        game=channel.game if channel.game_id else (channel.seat.game if channel.seat_id else None),
+        event=f"channel-off-{channel.pk}-{timezone.now():%Y%m%d%H%M%S}",
+        facts={"channel": channel.pk},
     )

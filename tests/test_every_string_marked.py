@@ -36,6 +36,7 @@ NAMES = [
     "pbem-game-record/1",
     "Pseudo",  # the pseudo-language's own name in the language menu
     "The game moved on.",  # the reason every_kind() gives its answer to a reply
+    "ntfys",  # a channel's service, as its masked address names it (every_kind())
 ]
 
 

@@ -154,14 +154,15 @@ def seat_page(
     }
 
 
-def page(request: HttpRequest, seat: Seat, table: PageFacts, around: dict) -> bytes:
+def page(request: HttpRequest, seat: Seat, table: PageFacts, around: dict, **inserts: str) -> bytes:
     """``seat``'s whole board page as a GET shows it (games/board.html), as UTF-8.
 
     Rendered once and cached for its inputs: the game's version and log digest, the
     ``table`` (``PageFacts.of``), ``around`` (what the view read for the page around the
     board: plain values only), the seat's own banner facts, the page's path and the
-    signed-in account's name. Filled in per request: the CSRF token and the table talk
-    panel (read afresh each time). A request with messages to show (after joining, or
+    signed-in account's name. Filled in per request: the CSRF token, the table talk
+    panel (read afresh each time) and ``inserts`` (the view's parts of other apps: the
+    seat's channels). A request with messages to show (after joining, or
     writing at the table) is rendered afresh.
     """
     game, token = seat.game, table.token
@@ -181,6 +182,7 @@ def page(request: HttpRequest, seat: Seat, table: PageFacts, around: dict) -> by
             **board_parts(game, table, holes),
             "talk": holes.insert("talk"),
             "consent": consent_panel.panel(seat, token, holes.csrf_token),
+            **{name: holes.insert(name) for name in inserts},
             "csrf_token": holes.csrf_token,
         }
         return render_to_string("games/board.html", context, request)
@@ -192,7 +194,14 @@ def page(request: HttpRequest, seat: Seat, table: PageFacts, around: dict) -> by
     # write path): rendered afresh.
     fresh = not game.log_digest
     return page_cache.page(
-        request, "board-page", inputs, render, fresh=fresh, csrf_token=csrf_token, talk=talk
+        request,
+        "board-page",
+        inputs,
+        render,
+        fresh=fresh,
+        csrf_token=csrf_token,
+        talk=talk,
+        **inserts,
     )
 
 

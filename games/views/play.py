@@ -29,7 +29,7 @@ from games.pages.board_page import PageFacts, seat_page
 from games.pages.table_read import TableRead
 from games.views.seat_link import seat_link
 from games.words.explanations import explain
-from notifications import preferences
+from notifications import channel_views, preferences
 from notifications.models import MAIL_STOPPED_COLUMNS
 from pbem import ratelimits
 
@@ -89,7 +89,8 @@ def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
             "mail_stopped": preferences.mail_stopped(seat),
         }
         # Rendered once per game version and what the page shows, and cached.
-        return HttpResponse(board_page.page(request, seat, table, around))
+        channels = channel_views.panel(request, seat, token)
+        return HttpResponse(board_page.page(request, seat, table, around, channels=channels))
 
     snapshot = snapshots.current(game)
     state = snapshot.state
@@ -185,6 +186,7 @@ def _board(request, seat, snapshot, form, *, status=200, moved_on=False, error=N
         "scripts": render_to_string("games/_board_scripts.html", context, request),
         "talk": talk_panel.panel(request, seat, token),
         "consent": consent_panel.panel(seat, token),
+        "channels": channel_views.panel(request, seat, token),
     }
     return render(request, "games/board.html", page, status=409 if moved_on else status)
 

@@ -8,7 +8,7 @@ from django.utils import timezone
 from games.models import Game
 from games.services import consent
 from notifications import emails
-from notifications.models import Message
+from notifications.models import Channel, Message
 from tests.conftest import play_turn
 from tests.factories import GameFactory, UserFactory
 
@@ -49,4 +49,8 @@ def every_kind() -> dict[str, Message]:
     for seat in agreed.seats.all():
         consent.agree_to_end(seat)
     rows["game_ended_early"] = Message.objects.get(kind="game_over", game=agreed, seat__position=0)
+    # Channels besides email: a seat's channel to confirm, and one turned off.
+    channel = Channel.objects.create(url="ntfys://ntfy.sh/friday-game", seat=seats[1])
+    rows["channel_confirm"] = emails.channel_confirm(seats[1], channel)
+    rows["channel_off"] = emails.channel_off(seats[1].email, channel)
     return rows
