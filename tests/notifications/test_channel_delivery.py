@@ -155,3 +155,12 @@ def test_a_seats_channels_go_when_it_changes_hands_or_its_links_are_renewed(game
     rotate_link(bo)
     assert not Channel.objects.filter(seat=bo).exists()
     assert Game.objects.get(pk=game.pk)
+
+
+def test_the_admin_shows_a_channel_by_its_service_never_its_url(admin_client, game):
+    bo = game.seats.get(position=1)
+    channel = channel_settings.add_for_seat(bo, "ntfys://ntfy.example.org/bo-secret-topic")
+    listing = admin_client.get("/admin/notifications/channel/").content.decode()
+    page = admin_client.get(f"/admin/notifications/channel/{channel.pk}/change/").content.decode()
+    assert "ntfys://ntfy.example.org/…" in listing
+    assert "bo-secret-topic" not in listing and "bo-secret-topic" not in page
