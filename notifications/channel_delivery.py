@@ -48,7 +48,10 @@ def personal_channels(seat: Seat) -> list[Channel]:
     account's."""
     if seat.is_bot or not seat.email or not seat.has_channels:
         return []  # the usual case, known from the row the move read: no query
-    mine = Q(seat=seat) | (Q(user_id=seat.user_id) if seat.user_id else Q(pk__in=[]))
+    # The seat's own, and its account's (the seat's, or the account at the seat's address).
+    mine = Q(seat=seat) | Q(user__email__iexact=seat.email)
+    if seat.user_id:
+        mine |= Q(user_id=seat.user_id)
     return list(Channel.objects.filter(mine, active=True, confirmed_at__isnull=False))
 
 

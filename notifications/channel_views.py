@@ -4,6 +4,7 @@ confirmation link's page (GET shows, POST confirms: mail scanners open links).""
 
 from django import forms
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
@@ -28,8 +29,11 @@ class ChannelForm(forms.Form):
     )
 
 
-def panel(request: HttpRequest, seat: Seat, token: str) -> SafeString:
-    """The channels part of ``seat``'s board page (filled in per request, never cached)."""
+def panel(
+    request: HttpRequest, seat: Seat, token: str, csrf_token: str | None = None
+) -> SafeString:
+    """The channels part of ``seat``'s board page (filled in per request, never cached);
+    ``csrf_token``: the page's own (by default the request's)."""
     if seat.is_bot or not seat.email:
         return SafeString("")
     listed = [
@@ -43,7 +47,7 @@ def panel(request: HttpRequest, seat: Seat, token: str) -> SafeString:
         "form": ChannelForm(),
         "creator": creator is not None
         and (seat.user_id == creator.pk or seat.email.lower() == creator.email.lower()),
-        "csrf_token": get_token(request),
+        "csrf_token": csrf_token or get_token(request),
     }
     return render_to_string("notifications/_channels.html", context)
 
@@ -135,3 +139,43 @@ def confirm(request: HttpRequest, token: str) -> HttpResponse:
         "notifications/channel_confirm.html",
         {"channel": channel, "where": channels.masked(channel.url)},
     )
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def account(request: HttpRequest) -> HttpResponse:
+    """A signed-in player's own channels, for every seat of their account: list (masked),
+    add, send a test, remove."""
+    user = request.user
+    form = ChannelForm(request.POST or None)
+    if request.method == "POST":
+        action, pk = request.POST.get("action", "add"), request.POST.get("channel", "")
+        channel = Channel.objects.filter(pk=pk, user=user).first() if pk.isdigit() else None
+        if action == "add" and form.is_valid():
+            try:
+                channel_settings.add_for_account(user, form.cleaned_data["url"])
+            except channels.ChannelRefused as refused:
+                messages.error(request, str(refused))
+            else:
+                messages.success(request, _("The channel is added."))
+        elif action == "test" and channel is not None:
+            try:
+                sent = channel_settings.send_test(channel)
+            except channel_settings.Refused as refused:
+                messages.error(request, str(refused))
+            else:
+                if sent:
+                    messages.success(request, _("The test was sent."))
+                else:
+                    messages.error(request, _("The service did not take the test."))
+        elif action == "remove" and channel is not None:
+            channel_settings.remove(channel)
+            messages.success(request, _("The channel is removed."))
+        elif action == "add":
+            messages.error(request, _("Give the channel's Apprise address."))
+        return redirect("notifications:channels")
+    listed = [
+        {"channel": channel, "where": channels.masked(channel.url)}
+        for channel in Channel.objects.filter(user=user).order_by("pk")
+    ]
+    return render(request, "notifications/channels.html", {"listed": listed, "form": form})

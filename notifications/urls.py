@@ -19,6 +19,7 @@ urlpatterns = [
         name="remove_channel",
     ),
     path("channels/confirm/<str:token>/", channel_views.confirm, name="confirm_channel"),
+    path("channels/", channel_views.account, name="channels"),
     path("vacation/", views.vacation, name="vacation"),
     path("vacation/end/", views.vacation_end, name="vacation_end"),
     path("mailbox/", views.mailbox, name="mailbox"),

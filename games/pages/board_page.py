@@ -13,6 +13,7 @@ the table talk.
 from __future__ import annotations
 
 import zoneinfo
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -154,16 +155,22 @@ def seat_page(
     }
 
 
-def page(request: HttpRequest, seat: Seat, table: PageFacts, around: dict, **inserts: str) -> bytes:
+def page(
+    request: HttpRequest,
+    seat: Seat,
+    table: PageFacts,
+    around: dict,
+    **inserts: Callable[[str], str],
+) -> bytes:
     """``seat``'s whole board page as a GET shows it (games/board.html), as UTF-8.
 
     Rendered once and cached for its inputs: the game's version and log digest, the
     ``table`` (``PageFacts.of``), ``around`` (what the view read for the page around the
     board: plain values only), the seat's own banner facts, the page's path and the
     signed-in account's name. Filled in per request: the CSRF token, the table talk
-    panel (read afresh each time) and ``inserts`` (the view's parts of other apps: the
-    seat's channels). A request with messages to show (after joining, or
-    writing at the table) is rendered afresh.
+    panel (read afresh each time) and ``inserts`` (the view's parts of other apps, such as
+    the seat's channels: each a function of the page's CSRF token). A request with
+    messages to show (after joining, or writing at the table) is rendered afresh.
     """
     game, token = seat.game, table.token
     inputs = (
@@ -190,6 +197,7 @@ def page(request: HttpRequest, seat: Seat, table: PageFacts, around: dict, **ins
     # One token for the page's forms and the panel's: each get_token() masks it anew.
     csrf_token = get_token(request)
     talk = talk_panel.panel(request, seat, token, csrf_token=csrf_token)
+    filled = {name: make(csrf_token) for name, make in inserts.items()}
     # Without a digest, no key names this log (never so for a game recorded through the
     # write path): rendered afresh.
     fresh = not game.log_digest
@@ -201,7 +209,7 @@ def page(request: HttpRequest, seat: Seat, table: PageFacts, around: dict, **ins
         fresh=fresh,
         csrf_token=csrf_token,
         talk=talk,
-        **inserts,
+        **filled,
     )
 
 

@@ -88,8 +88,11 @@ def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
             "poll_seconds": settings.RAILMAIL_BOARD_POLL_SECONDS,
             "mail_stopped": preferences.mail_stopped(seat),
         }
+
         # Rendered once per game version and what the page shows, and cached.
-        channels = channel_views.panel(request, seat, token)
+        def channels(csrf_token: str) -> str:
+            return channel_views.panel(request, seat, token, csrf_token)
+
         return HttpResponse(board_page.page(request, seat, table, around, channels=channels))
 
     snapshot = snapshots.current(game)

@@ -164,3 +164,21 @@ def test_the_admin_shows_a_channel_by_its_service_never_its_url(admin_client, ga
     page = admin_client.get(f"/admin/notifications/channel/{channel.pk}/change/").content.decode()
     assert "ntfys://ntfy.example.org/…" in listing
     assert "bo-secret-topic" not in listing and "bo-secret-topic" not in page
+
+
+def test_an_account_adds_a_channel_for_all_its_seats(client, game, servers):
+    hook = servers()
+    ada_user = game.created_by
+    client.force_login(ada_user)
+    url = f"json://127.0.0.1:{hook.port}/ada"
+    answer = client.post("/mail/channels/", {"action": "add", "url": url}, follow=True)
+    assert "The channel is added." in answer.content.decode()
+    channel = Channel.objects.get(user=ada_user)
+    assert channel.confirmed_at is not None
+    assert "json://127.0.0.1/…" in answer.content.decode() and "/ada" not in answer.content.decode()
+    ada = game.seats.get(position=0)
+    ada.refresh_from_db()
+    assert ada.has_channels  # her moves ask for channels now
+    assert channel in channel_delivery.personal_channels(ada)
+    client.post("/mail/channels/", {"action": "remove", "channel": channel.pk})
+    assert not Channel.objects.filter(user=ada_user).exists()
