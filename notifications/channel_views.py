@@ -44,7 +44,9 @@ def panel(
     context = {
         "token": token,
         "listed": listed,
-        "form": ChannelForm(),
+        # Two forms on one page: ids of their own (ids are unique on a page).
+        "form": ChannelForm(auto_id="id_channel_%s"),
+        "table_form": ChannelForm(auto_id="id_table_channel_%s"),
         "creator": creator is not None
         and (seat.user_id == creator.pk or seat.email.lower() == creator.email.lower()),
         "csrf_token": csrf_token or get_token(request),

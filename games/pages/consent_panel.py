@@ -35,8 +35,11 @@ def panel(seat: Seat, token: str, csrf_token: str | None = None) -> SafeString:
         "agreed": seat.position in agreed,
         "agreed_count": len(agreed & set(people)),
         "people_count": len(people),
-        "substitutable": _substitutable(game, seat),
-        "form": ReplacePlayerForm(),
+        # A form for each seat, with ids of its own (ids are unique on a page).
+        "substitutable": [
+            (other, ReplacePlayerForm(auto_id=f"id_substitute_{other.position}_%s"))
+            for other in _substitutable(game, seat)
+        ],
         "muted": seat.notices_muted,
     }
     if csrf_token is not None:

@@ -118,3 +118,17 @@ def test_muting_a_game_stops_its_news_but_not_the_players_turns(client, game):
     client.post(seat_path(ada) + "table/mute/")
     ada.refresh_from_db()
     assert not ada.notices_muted
+
+
+def test_the_board_pages_ids_stay_unique_with_every_form_of_the_table(client):
+    import re
+    from collections import Counter
+
+    creator = UserFactory(email="ada@example.com")
+    game = start_game(create_game("transamerica", None, [*PEOPLE, THIRD], creator))
+    client.post(seat_path(seat(game, 1)) + "table/leave/")
+    client.post(seat_path(seat(game, 2)) + "table/leave/")
+    page = client.get(seat_path(seat(game, 0))).content.decode()
+    assert page.count("Invite a substitute for") == 2 and "Give the table this channel" in page
+    ids = Counter(re.findall(r'\sid="([^"]+)"', page))
+    assert [name for name, count in ids.items() if count > 1] == []
