@@ -273,6 +273,14 @@ class NewGameForm(forms.Form):
         label=_("Stricter connection rule"),
         help_text=_("Your five cities count as joined only through your own start marker."),
     )
+    take_backs = forms.BooleanField(
+        required=False,
+        label=_("Take-backs"),
+        help_text=_(
+            "A player may take back their last turn until the next player acts (a bot then "
+            "waits two minutes before it moves)."
+        ),
+    )
     time_per_move = forms.TypedChoiceField(
         label=_("Time per move"),
         choices=TIME_PER_MOVE_CHOICES,
@@ -350,6 +358,7 @@ class NewGameForm(forms.Form):
             options=rules.Options(
                 exclusive_tracks=3 if data["exclusive_tracks"] else 0,
                 cities_must_join_start=data["cities_must_join_start"],
+                take_backs=data["take_backs"],
             ),
             title=data["title"],
             time_per_move=data["time_per_move"],

@@ -32,3 +32,8 @@ talk_reported = Signal()
 # page posts it), with ``seat`` and ``version``: a turn seen but not played still gets
 # its email a while later.
 turn_seen = Signal()
+
+# Sent inside the transaction that renews a seat's links (its link nonce replaced: a fresh
+# link used, the seat handed on or left), with ``seat``: what was tied to the old links
+# (the seat's channels besides email) goes.
+seat_links_renewed = Signal()

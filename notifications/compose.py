@@ -20,9 +20,11 @@ from email.utils import parseaddr
 from django.conf import settings
 from django.db.models import Subquery
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
+from accounts.models import normalize_email
 from games import links, rules
 from games.derived import snapshots
 from games.models import Game
@@ -32,8 +34,8 @@ from games.words import narration, places, suggestions, time_zones
 from games.words.city_names import city_names
 from games.words.languages import language_for, language_for_address
 from helpers.text import and_list, one_line
-from notifications import board_picture, digests, emails, reply_addresses, reply_grammar
-from notifications.models import Message
+from notifications import board_picture, channels, digests, emails, reply_addresses, reply_grammar
+from notifications.models import Channel, Message
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +51,8 @@ LISTS = {
     emails.DIGEST: "daily digests",
     emails.REPLY_ANSWER: "answers to replies",
     emails.REPLY_PLAYED: "moves played by reply",
+    emails.CHANNEL_CONFIRM: "channel confirmations",
+    emails.CHANNEL_OFF: "channel confirmations",
 }
 
 
@@ -163,6 +167,8 @@ def gather(message: Message) -> Draft | None:
 
 
 def _gather(message: Message) -> Draft | None:
+    if message.seat is not None and message.to != normalize_email(message.seat.email):
+        return None  # the seat changed hands (or its player left): not theirs to read now
     try:
         subject, template, context = BUILDERS[message.kind](message)
     except NotNeeded:
@@ -411,6 +417,8 @@ def _game_over(message: Message):
     game, seat = message.game, message.seat
     state = snapshots.at(game, message.facts["version"]).state
     names = game.seat_names()
+    if message.facts.get("reason") == rules.ENDED_BY_AGREEMENT:
+        return _game_ended_early(game, seat, state, names)
     winners = [names[position] for position in state.winners]
     table = sorted(_table(state.scores, names), key=lambda row: -row["score"])
     return (
@@ -437,6 +445,28 @@ def _game_over(message: Message):
     )
 
 
+def _game_ended_early(game: Game, seat, state, names):
+    """The game-over email of a game its players agreed to end (games.services.consent):
+    the scores of the last scored round, if any; no picture (the dropped round's board)."""
+    winners = [names[position] for position in state.winners]
+    scoring = state.last_scoring
+    return (
+        _subject(
+            game,
+            gettext("Game over by agreement: %(winners)s won") % {"winners": and_list(winners)},
+        ),
+        "game_ended_early",
+        {
+            "seat": seat,
+            "winners": winners,
+            "won": seat.position in state.winners,
+            "table": sorted(_table(state.scores, names), key=lambda row: -row["score"]),
+            "round": scoring["round"] if scoring else None,
+            "replay_url": links.replay_url(game),
+        },
+    )
+
+
 def _bot_took_over(message: Message):
     game, seat = message.game, message.seat
     taken = next(s for s in game.seats.all() if s.position == message.facts["seat"])
@@ -454,6 +484,8 @@ def _bot_took_over(message: Message):
 
 
 def _reminder(message: Message):
+    if "nudged_by" in message.facts:
+        return _nudge(message)
     game, seat, hours = message.game, message.seat, message.facts["hours"]
     return (
         _subject(
@@ -472,6 +504,26 @@ def _reminder(message: Message):
             "deadline": game.deadline,
             "zone": _zone(seat, game),
             "on_timeout": game.on_timeout,
+            "seat_url": links.seat_url(seat),
+        },
+    )
+
+
+def _nudge(message: Message):
+    """A player's nudge (games.services.consent): a short fixed reminder, sent only while
+    it is still the reader's turn."""
+    game, seat = message.game, message.seat
+    if game.status != Game.Status.ACTIVE or game.seat_to_move != seat.position:
+        raise NotNeeded  # they have moved since
+    name = game.seat_names()[message.facts["nudged_by"]]
+    return (
+        _subject(game, gettext("%(name)s reminds you of your move") % {"name": name}),
+        "nudge",
+        {
+            "seat": seat,
+            "name": name,
+            "deadline": game.deadline,
+            "zone": _zone(seat, game),
             "seat_url": links.seat_url(seat),
         },
     )
@@ -566,6 +618,32 @@ def _reply_played(message: Message):
     )
 
 
+def _channel_confirm(message: Message):
+    channel = Channel.objects.filter(pk=message.facts["channel"], confirmed_at=None).first()
+    if channel is None or channel.seat_id != message.seat_id:
+        raise NotNeeded  # confirmed already, or removed
+    return (
+        _subject(message.game, gettext("Confirm your channel")),
+        "channel_confirm",
+        {
+            "seat": message.seat,
+            "where": channels.masked(channel.url),
+            "confirm_url": settings.SITE_URL
+            + reverse("notifications:confirm_channel", args=[channel.token]),
+        },
+    )
+
+
+def _channel_off(message: Message):
+    channel = Channel.objects.filter(pk=message.facts["channel"]).first()
+    if channel is None:
+        raise NotNeeded
+    subject = gettext("A channel of yours is turned off")
+    if message.game is not None:
+        subject = _subject(message.game, subject)
+    return subject, "channel_off", {"where": channels.masked(channel.url)}
+
+
 def _hint(state, position: int | None = None) -> str:
     """How to play by reply, with a move legal for the reader at ``position`` (their first
     suggestion) as the example, else a line of the game's board."""
@@ -588,4 +666,6 @@ BUILDERS = {
     emails.DIGEST: _digest,
     emails.REPLY_ANSWER: _reply_answer,
     emails.REPLY_PLAYED: _reply_played,
+    emails.CHANNEL_CONFIRM: _channel_confirm,
+    emails.CHANNEL_OFF: _channel_off,
 }

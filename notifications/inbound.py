@@ -40,7 +40,7 @@ from games.words import suggestions
 from games.words.city_names import city_name
 from games.words.explanations import explain
 from games.words.languages import language_for
-from notifications import emails, own_words, reply_addresses, reply_grammar
+from notifications import consent_replies, emails, own_words, reply_addresses, reply_grammar
 from notifications.models import InboundMail, Message
 
 log = logging.getLogger(__name__)
@@ -117,6 +117,10 @@ def _handle(
     text = reply_text(message)
     # Refusals and answers in the player's own language.
     with translation.override(language_for(seat)):
+        command = consent_replies.read(text)
+        if command is not None:  # consent at the table: take back, more time, end, nudge
+            why = consent_replies.act(seat, command)
+            return Outcome(command) if why is None else _refuse(seat, message, "consent", why)
         game = seat.game
         state = snapshots.current(game).state
         board = state.board if state is not None else rules.get_board(game.board)

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from helpers.broker import queue_each
-from notifications import digests, outbox, reminders
+from notifications import channel_delivery, digests, outbox, reminders
 
 
 @shared_task(
@@ -73,7 +73,22 @@ def sweep_outbox(now: str | None = None) -> dict[str, int]:
     due = outbox.due_rows(moment)
     # One task for each BATCH rows: a delivery takes along the rows due with its own.
     queue_each(deliver, [(pk, moment.isoformat()) for pk in due[:: outbox.BATCH]])
+    # Channel notices due (a retry after backoff, one whose task was lost): one task each.
+    notices = channel_delivery.due_notices(moment)
+    queue_each(deliver_channel_notice, [(pk, moment.isoformat()) for pk in notices])
     return {"released": released, "due": len(due), "stuck": outbox.report_stuck(moment)}
+
+
+@shared_task(acks_late=True, soft_time_limit=20, time_limit=30)
+def deliver_channel_notice(notice_id: int, now: str | None = None) -> str:
+    """Send a channel notice (notifications.channel_delivery). Running it twice sends once;
+    a failed send waits for the sweep, with backoff."""
+    return channel_delivery.deliver(notice_id, datetime.fromisoformat(now) if now else None)
+
+
+def deliver_channel_notice_after_commit(notice_id: int) -> None:
+    """Queue a channel notice's delivery once the current transaction commits."""
+    transaction.on_commit(lambda: deliver_channel_notice.delay(notice_id), robust=True)
 
 
 @shared_task

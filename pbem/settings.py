@@ -232,6 +232,9 @@ RAILMAIL_DIGEST_HOUR = int(os.getenv("RAILMAIL_DIGEST_HOUR", "7"))
 # Seconds a your-turn email waits before it is built: if the player sees the new position
 # on their board page meanwhile (or moves), it is not sent.
 RAILMAIL_TURN_EMAIL_GRACE = int(os.getenv("RAILMAIL_TURN_EMAIL_GRACE", "120"))
+# Channels besides email (notifications.channels): whether a self-hosted one may point at a
+# private or loopback address (tests, a private deployment); off, they are refused.
+RAILMAIL_CHANNELS_ALLOW_PRIVATE = os.getenv("RAILMAIL_CHANNELS_ALLOW_PRIVATE", "") == "1"
 # Seconds between an open board page's checks for a new move (only while it is visible).
 RAILMAIL_BOARD_POLL_SECONDS = int(os.getenv("RAILMAIL_BOARD_POLL_SECONDS", "15"))
 

@@ -40,6 +40,7 @@ NAMES = [
     # when the move is played, in the reader's language then).
     "Denver to 1 east of Denver, 1 track, towards Omaha",
     "Thanks, Bea!",
+    "ntfys",  # a channel's service, as its masked address names it (every_kind())
 ]
 
 

@@ -15,6 +15,11 @@ from django.db.models import Q
 from games import rules
 from games.models import Event, Game, Seat
 
+# How long a bot's turn waits after a person's move in a game that allows take-backs.
+TAKE_BACK_WINDOW = timedelta(minutes=2)
+# What a "more time" gives the player to move (games.services.consent).
+TIME_GIVEN_HOURS = 24
+
 
 def log_digest(events: Iterable[dict], previous: str = "") -> str:
     """The digest of a log: each event (engine form, with its seq) chained onto the digest
@@ -60,8 +65,11 @@ def project(
         # A bot's turn is due at once, with or without a time per move: the bot task
         # queued after the commit normally plays it within a second, and the minute scan
         # plays it if that task was never queued (a broker that blinked), so no game
-        # waits for a lost task.
+        # waits for a lost task. Where take-backs are allowed, it waits a little after
+        # a person's move, so that the person may still take it back.
         deadline = last_event.created_at
+        if state.options.take_backs and _persons_move(last_event, seats, game):
+            deadline += TAKE_BACK_WINDOW
     elif seat_to_move is not None and game.time_per_move is not None:
         deadline = _deadline(game, seat_to_move, last_event, unwritten)
     return {
@@ -84,16 +92,17 @@ def _deadline(game: Game, seat_to_move: int, last_event: Event, unwritten: Seque
       the time it was paused during this turn.
     """
     turn_start = last_event
-    if game.pk and last_event.type in rules.CLOCK_EVENTS:
-        # Another seat's vacation, or this seat's, does not start a new turn.
+    if game.pk and last_event.type in rules.STARTS_NO_TURN:
+        # Another seat's vacation, or this seat's, or a consent at the table (more time, a
+        # nudge, an agreement to end), does not start a new turn.
         later = [
-            e for e in unwritten if e.seq < last_event.seq and e.type not in rules.CLOCK_EVENTS
+            e for e in unwritten if e.seq < last_event.seq and e.type not in rules.STARTS_NO_TURN
         ]
         turn_start = (
             max(later, key=lambda e: e.seq, default=None)
             or (
                 game.events.filter(seq__lt=last_event.seq)
-                .exclude(type__in=rules.CLOCK_EVENTS)
+                .exclude(type__in=rules.STARTS_NO_TURN)
                 .order_by("-seq")
                 .first()
             )
@@ -107,7 +116,30 @@ def _deadline(game: Game, seat_to_move: int, last_event: Event, unwritten: Seque
         paused = paused_time(game, seat_to_move, since=since, upto=upto, unwritten=unwritten)
         if paused is None:
             return None
-    return turn_start.created_at + game.time_per_move + paused
+    given = timedelta(0)
+    if game.pk and turn_start.seq < last_event.seq:
+        given = timedelta(hours=TIME_GIVEN_HOURS) * time_given(
+            game, after=turn_start.seq, upto=last_event.seq, unwritten=unwritten
+        )
+    return turn_start.created_at + game.time_per_move + paused + given
+
+
+def time_given(game: Game, *, after: int, upto: int, unwritten: Sequence[Event] = ()) -> int:
+    """How many times the table gave more time between events ``after`` and ``upto``."""
+    fresh = {e.seq for e in unwritten}
+    written = game.events.filter(seq__gt=after, seq__lte=upto, type=rules.TIME_GIVEN).exclude(
+        seq__in=fresh
+    )
+    return written.count() + sum(
+        1 for e in unwritten if e.type == rules.TIME_GIVEN and after < e.seq <= upto
+    )
+
+
+def _persons_move(last_event: Event, seats: Sequence[Seat] | None, game: Game) -> bool:
+    """Whether ``last_event`` is a move a person made on their own (not a bot for them)."""
+    if last_event.type not in rules.MOVE_EVENTS or "played_by" in last_event.data:
+        return False
+    return not _bot_plays(game, last_event.data["seat"], seats)
 
 
 def _bot_plays(game: Game, position: int, seats: Sequence[Seat] | None) -> bool:

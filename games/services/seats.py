@@ -2,6 +2,7 @@
 and taking a seat back from the bot that kept it."""
 
 from django.db import transaction
+from django.utils import timezone
 
 from accounts.models import User
 from games import rules
@@ -98,11 +99,13 @@ def take_seat_back(seat: Seat) -> Game:
     with transaction.atomic():
         locked = lock_game(seat.game)
         seat = Seat.objects.select_for_update().get(pk=seat.pk)
-        if not seat.autopilot:
-            return locked
+        if not seat.autopilot or not seat.email:
+            return locked  # not on autopilot, or its player left (no one to take it)
         seat.autopilot = False
         seat.timeouts_in_a_row = 0
-        seat.save(update_fields=["autopilot", "timeouts_in_a_row"])
+        # A substitute takes the seat handed over to them (games.services.substitutes).
+        seat.joined_at = seat.joined_at or timezone.now()
+        seat.save(update_fields=["autopilot", "timeouts_in_a_row", "joined_at"])
         event = {"type": rules.SEAT_TAKEN_BACK, "seat": seat.position}
         append_to_log(locked, snapshots.current(locked), [event])
     return locked
