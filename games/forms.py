@@ -237,6 +237,11 @@ def bot_levels() -> list[tuple[str, str]]:
     return [(name, BOT_LEVEL_LABELS.get(name, name.capitalize())) for name in BOTS]
 
 
+def bot_level_label(level: str) -> str:
+    """What a bot's level is called in the active language: "Greedy" ("Gierig")."""
+    return str(BOT_LEVEL_LABELS.get(level or "greedy", (level or "greedy").capitalize()))
+
+
 def bot_name(level: str) -> str:
     """The name a bot seat gets when the creator gives none: "Strong bot"."""
     if level in BOT_NAMES:
@@ -267,6 +272,14 @@ class NewGameForm(forms.Form):
         required=False,
         label=_("Stricter connection rule"),
         help_text=_("Your five cities count as joined only through your own start marker."),
+    )
+    take_backs = forms.BooleanField(
+        required=False,
+        label=_("Take-backs"),
+        help_text=_(
+            "A player may take back their last turn until the next player acts (a bot then "
+            "waits two minutes before it moves)."
+        ),
     )
     time_per_move = forms.TypedChoiceField(
         label=_("Time per move"),
@@ -350,6 +363,7 @@ class NewGameForm(forms.Form):
             options=rules.Options(
                 exclusive_tracks=3 if data["exclusive_tracks"] else 0,
                 cities_must_join_start=data["cities_must_join_start"],
+                take_backs=data["take_backs"],
             ),
             title=data["title"],
             time_per_move=data["time_per_move"],

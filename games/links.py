@@ -29,6 +29,7 @@ from django.urls import reverse
 from django.utils.crypto import constant_time_compare
 
 from games.models import Game, Seat, new_link_nonce
+from games.signals import seat_links_renewed
 
 SALT = "games.links.seat"
 
@@ -116,6 +117,7 @@ def seat_for_token(
             seat.refresh_from_db(fields=["link_nonce", "pending_link_nonce"])
             if not constant_time_compare(seat.link_nonce, nonce):
                 raise BadLink("revoked", seat)  # the seat was handed on meanwhile
+            seat_links_renewed.send(sender=Seat, seat=seat)
         return seat
     raise BadLink("revoked", seat)
 
@@ -134,6 +136,7 @@ def rotate_link(seat: Seat) -> None:
     seat.link_nonce = new_link_nonce()
     seat.pending_link_nonce = ""
     seat.save(update_fields=["link_nonce", "pending_link_nonce"])
+    seat_links_renewed.send(sender=Seat, seat=seat)
 
 
 def suggestion_url(seat: Seat, version: int, number: int) -> str:

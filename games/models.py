@@ -108,6 +108,9 @@ class Game(models.Model):
     # When the game's latest table-talk message was written (games.services.talk sets it with the
     # message): an email about a game nobody has talked in needs no look for talk.
     last_talk_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Whether the table may have a channel besides email (notifications.channel_settings
+    # sets it): a move asks for the table's channel only then.
+    has_channel = models.BooleanField(default=False, editable=False)
 
     class Meta:
         indexes = [
@@ -159,9 +162,10 @@ class Game(models.Model):
 
     def moved_since(self, version: int) -> bool:
         """Whether the board changed after ``version``: a move or a new round was recorded
-        (clock and seat events change no position)."""
+        (clock, seat and consent events change no position; a take-back does)."""
         return self.events.filter(
-            seq__gt=version, type__in=[*rules.MOVE_EVENTS, rules.ROUND_STARTED]
+            seq__gt=version,
+            type__in=[*rules.MOVE_EVENTS, rules.ROUND_STARTED, rules.TURN_TAKEN_BACK],
         ).exists()
 
     def seat_names(self) -> list[str]:
@@ -217,6 +221,14 @@ class Seat(models.Model):
     # The language chosen on the board page by a player who has only links (an account's
     # own choice comes first; empty: the game's).
     language = models.CharField(max_length=8, blank=True, choices=settings.LANGUAGES)
+    # The player muted this game: no notices of it on any channel but those of their own
+    # turn (games.services.mutes; notifications.emails reads it).
+    notices_muted = models.BooleanField(
+        default=False, help_text=_("No news of this game but the player's own turn.")
+    )
+    # Whether the player may have channels besides email (notifications.channel_settings
+    # sets it): a move reads it with the table and asks for channels only then.
+    has_channels = models.BooleanField(default=False, editable=False)
     # Whether the seat has a build plan (a Plan row, holding or stopped and not yet told):
     # read with the table, so a move asks about plans only where there is one.
     has_plan = models.BooleanField(default=False, editable=False)

@@ -3,6 +3,7 @@
 import logging
 
 from django.dispatch import receiver
+from django.utils import timezone
 
 from accounts.signals import signed_in_by_link
 from games import services, tasks
@@ -18,7 +19,11 @@ def queue_bot_turn(sender, game, seats, **kwargs) -> None:
     if not autoplay.needs_bot_task(game, seats):
         return
     try:
-        tasks.play_bot_turn.delay(game.pk, game.version)
+        if game.deadline is not None and game.deadline > timezone.now():
+            # It waits for a take-back (games.derived.projection); the scan plays it then.
+            tasks.play_bot_turn.apply_async((game.pk, game.version), eta=game.deadline)
+        else:
+            tasks.play_bot_turn.delay(game.pk, game.version)
     except Exception:
         # The move is committed: a broker that is down (kombu's OperationalError), or a
         # bot that failed in-process, must not turn it into an error page. The bot's turn

@@ -28,6 +28,16 @@ seat_invited = Signal()
 # (the TalkMessage) and ``seat`` (the reporter's Seat): staff are told.
 talk_reported = Signal()
 
+# Sent after a player's first look at their board at a version was recorded (the board
+# page posts it), with ``seat`` and ``version``: a turn seen but not played still gets
+# its email a while later.
+turn_seen = Signal()
+
+# Sent inside the transaction that renews a seat's links (its link nonce replaced: a fresh
+# link used, the seat handed on or left), with ``seat``: what was tied to the old links
+# (the seat's channels besides email) goes.
+seat_links_renewed = Signal()
+
 # Sent after a seat's build plan was set has committed, with ``game`` and ``seat``: if it
 # is the seat's turn, its plan plays (games.receivers).
 plan_changed = Signal()

@@ -1,6 +1,17 @@
 from django.urls import path
 
-from games.views import history, home, language, plans, play, setup, suggested, talk, watch
+from games.views import (
+    consent,
+    history,
+    home,
+    language,
+    plans,
+    play,
+    setup,
+    suggested,
+    talk,
+    watch,
+)
 
 app_name = "games"
 
@@ -24,6 +35,13 @@ urlpatterns = [
     path("s/<str:token>/talk/", talk.write, name="talk"),
     path("s/<str:token>/talk/mute/<int:position>/", talk.mute, name="talk_mute"),
     path("s/<str:token>/talk/report/<int:message_id>/", talk.report, name="talk_report"),
+    path("s/<str:token>/table/take-back/", consent.take_back, name="take_back"),
+    path("s/<str:token>/table/more-time/", consent.more_time, name="more_time"),
+    path("s/<str:token>/table/end/", consent.end_game, name="end_game"),
+    path("s/<str:token>/table/nudge/", consent.nudge, name="nudge"),
+    path("s/<str:token>/table/leave/", consent.leave, name="leave"),
+    path("s/<str:token>/table/mute/", consent.mute, name="mute_game"),
+    path("s/<str:token>/table/substitute/<int:position>/", consent.substitute, name="substitute"),
     path("new/", setup.new_game, name="new"),
     path("games/<int:game_id>/manage/", setup.manage, name="manage"),
     path("games/<int:game_id>/seats/<int:position>/remind/", setup.remind, name="remind"),

@@ -3,8 +3,8 @@ from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from notifications import outbox, tasks
-from notifications.models import InboundMail, Message, Suppression
+from notifications import channels, outbox, tasks
+from notifications.models import Channel, ChannelNotice, InboundMail, Message, Suppression
 
 
 @admin.register(Message)
@@ -69,6 +69,34 @@ class InboundMailAdmin(admin.ModelAdmin):
         "outcome",
         "detail",
     )
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+
+@admin.register(Channel)
+class ChannelAdmin(admin.ModelAdmin):
+    """Channels by id and service: the URL holds secrets and is never shown in full."""
+
+    list_display = ["pk", "service", "user", "seat", "game", "confirmed_at", "active"]
+    list_filter = ["active"]
+    raw_id_fields = ["user", "seat", "game"]
+    fields = ["service", "user", "seat", "game", "confirmed_at", "active", "failures_in_a_row"]
+    readonly_fields = ["service", "user", "seat", "game", "confirmed_at", "failures_in_a_row"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    @admin.display(description=_("Service"))
+    def service(self, channel: Channel) -> str:
+        return channels.masked(channel.url)
+
+
+@admin.register(ChannelNotice)
+class ChannelNoticeAdmin(admin.ModelAdmin):
+    list_display = ["created_at", "kind", "channel_id", "game", "status", "attempts", "sent_at"]
+    list_filter = ["status", "kind"]
+    readonly_fields = [f.name for f in ChannelNotice._meta.fields]
 
     def has_add_permission(self, request) -> bool:
         return False

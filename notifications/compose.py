@@ -20,9 +20,11 @@ from email.utils import parseaddr
 from django.conf import settings
 from django.db.models import Subquery
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
+from accounts.models import normalize_email
 from games import links, rules
 from games.derived import snapshots
 from games.models import Game
@@ -35,13 +37,14 @@ from games.words.languages import language_for, language_for_address
 from helpers.text import and_list, one_line
 from notifications import (
     board_picture,
+    channels,
     digests,
     emails,
     plan_mail,
     reply_addresses,
     reply_grammar,
 )
-from notifications.models import Message
+from notifications.models import Channel, Message
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +59,9 @@ LISTS = {
     emails.BOT_TOOK_OVER: "seat changes",
     emails.DIGEST: "daily digests",
     emails.REPLY_ANSWER: "answers to replies",
+    emails.REPLY_PLAYED: "moves played by reply",
+    emails.CHANNEL_CONFIRM: "channel confirmations",
+    emails.CHANNEL_OFF: "channel confirmations",
 }
 
 
@@ -170,6 +176,8 @@ def gather(message: Message) -> Draft | None:
 
 
 def _gather(message: Message) -> Draft | None:
+    if message.seat is not None and message.to != normalize_email(message.seat.email):
+        return None  # the seat changed hands (or its player left): not theirs to read now
     try:
         subject, template, context = BUILDERS[message.kind](message)
     except NotNeeded:
@@ -200,6 +208,10 @@ def _gather(message: Message) -> Draft | None:
     if message.game is not None:
         root = thread_root(message.game)
         headers |= {"In-Reply-To": root, "References": root}
+        answered = message.facts.get("in_reply_to", "")
+        if answered and "\n" not in answered and "\r" not in answered:
+            # An answer to the player's reply: threaded under it, and under the game.
+            headers |= {"In-Reply-To": answered, "References": f"{root} {answered}"}
     images = {}
     if "picture" in context:
         images[PICTURE_ID] = context.pop("picture")
@@ -254,6 +266,9 @@ def _picture(state, position: int, names, *, highlight=None, public_hands=None, 
         "picture_key": [
             {"name": name, "colour": seat_colour(seat)} for seat, name in enumerate(names)
         ],
+        "picture_parts": gettext(
+            "on top, your part of the board, large; under it, the whole board, your part framed"
+        ),
         "picture_ringed": (
             gettext("every player's cities are ringed")
             if public_hands is not None
@@ -335,8 +350,18 @@ def _your_turn(message: Message):
     game, seat, version = message.game, message.seat, message.facts["version"]
     # Nothing at all since (the game row was read with the message), or no move since.
     moved = game.version != version and game.moved_since(version)
-    if seat is None or seat.seen_version >= version or moved:
+    if seat is None or moved:
         raise NotNeeded
+    if message.facts.get("after_a_look"):
+        # The player looked and left without moving: sent, unless the turn's own email
+        # went out after all.
+        sent_before = Message.objects.filter(
+            game_id=game.pk, to=message.to, kind=emails.YOUR_TURN, event=f"v{version}"
+        ).filter(status=Message.Status.SENT)
+        if sent_before.exists():
+            raise NotNeeded
+    elif seat.seen_version >= version:
+        raise NotNeeded  # seen: the email after a look comes if they leave without moving
     snapshot = snapshots.at(game, version, message.facts.get("digest", ""))
     state, position = snapshot.state, seat.position
     names = game.seat_names()
@@ -356,15 +381,8 @@ def _your_turn(message: Message):
             "zone": _zone(seat, game),
             "joined_with": _joined_with(state, position, names),
             "seat_url": links.seat_url(seat),
-            "suggestions": [
-                {
-                    "number": offer.number,
-                    "words": offer.words,
-                    "url": links.suggestion_url(seat, version, offer.number),
-                }
-                for offer in suggestions.suggestions(state, position)
-            ],
-            "reply_hint": _hint(state) if settings.RAILMAIL_INBOUND_DOMAIN else "",
+            "suggestions": _offers(seat, state, version),
+            "reply_hint": _hint(state, position) if settings.RAILMAIL_INBOUND_DOMAIN else "",
             "plan_offers": plan_mail.offers(seat, state),
             "plan_played": plan_mail.played_since(seat, version),
             "plan_stopped": (
@@ -399,6 +417,7 @@ def _round_scored(message: Message):
             "game_ends_at_first": state.board.game_ends_at_score,
             "moved_after": state.board.barrier_moves_after_round,
             "closer": and_list(names[p] for p in scoring["connected"]),
+            "closer_count": len(scoring["connected"]),
             "plan_played": plan_mail.played_since(seat, facts["version"]),
             **_picture(
                 state,
@@ -415,6 +434,8 @@ def _game_over(message: Message):
     game, seat = message.game, message.seat
     state = snapshots.at(game, message.facts["version"]).state
     names = game.seat_names()
+    if message.facts.get("reason") == rules.ENDED_BY_AGREEMENT:
+        return _game_ended_early(game, seat, state, names)
     winners = [names[position] for position in state.winners]
     table = sorted(_table(state.scores, names), key=lambda row: -row["score"])
     return (
@@ -423,17 +444,41 @@ def _game_over(message: Message):
         {
             "seat": seat,
             "winners": winners,
+            "winner_count": len(winners),
             "won": seat.position in state.winners,
             "table": table,
             "round": state.last_scoring["round"],
             "rows": _round_rows(state.last_scoring, names),
             "closer": and_list(names[p] for p in state.last_scoring["connected"]),
+            "closer_count": len(state.last_scoring["connected"]),
             **_picture(
                 state,
                 seat.position,
                 names,
                 public_hands=[c for hand in state.last_scoring["hands"] for c in hand],
             ),
+            "replay_url": links.replay_url(game),
+        },
+    )
+
+
+def _game_ended_early(game: Game, seat, state, names):
+    """The game-over email of a game its players agreed to end (games.services.consent):
+    the scores of the last scored round, if any; no picture (the dropped round's board)."""
+    winners = [names[position] for position in state.winners]
+    scoring = state.last_scoring
+    return (
+        _subject(
+            game,
+            gettext("Game over by agreement: %(winners)s won") % {"winners": and_list(winners)},
+        ),
+        "game_ended_early",
+        {
+            "seat": seat,
+            "winners": winners,
+            "won": seat.position in state.winners,
+            "table": sorted(_table(state.scores, names), key=lambda row: -row["score"]),
+            "round": scoring["round"] if scoring else None,
             "replay_url": links.replay_url(game),
         },
     )
@@ -456,6 +501,8 @@ def _bot_took_over(message: Message):
 
 
 def _reminder(message: Message):
+    if "nudged_by" in message.facts:
+        return _nudge(message)
     game, seat, hours = message.game, message.seat, message.facts["hours"]
     return (
         _subject(
@@ -474,6 +521,26 @@ def _reminder(message: Message):
             "deadline": game.deadline,
             "zone": _zone(seat, game),
             "on_timeout": game.on_timeout,
+            "seat_url": links.seat_url(seat),
+        },
+    )
+
+
+def _nudge(message: Message):
+    """A player's nudge (games.services.consent): a short fixed reminder, sent only while
+    it is still the reader's turn."""
+    game, seat = message.game, message.seat
+    if game.status != Game.Status.ACTIVE or game.seat_to_move != seat.position:
+        raise NotNeeded  # they have moved since
+    name = game.seat_names()[message.facts["nudged_by"]]
+    return (
+        _subject(game, gettext("%(name)s reminds you of your move") % {"name": name}),
+        "nudge",
+        {
+            "seat": seat,
+            "name": name,
+            "deadline": game.deadline,
+            "zone": _zone(seat, game),
             "seat_url": links.seat_url(seat),
         },
     )
@@ -508,6 +575,18 @@ def _digest(message: Message):
     )
 
 
+def _offers(seat, state, version: int) -> list[dict]:
+    """The suggestions for ``seat`` at ``version`` (``state``): number, words, link."""
+    return [
+        {
+            "number": offer.number,
+            "words": offer.words,
+            "url": links.suggestion_url(seat, version, offer.number),
+        }
+        for offer in suggestions.suggestions(state, seat.position)
+    ]
+
+
 def _reply_answer(message: Message):
     game, seat = message.game, message.seat
     state = snapshots.current(game).state
@@ -529,15 +608,74 @@ def _reply_answer(message: Message):
             "yours": yours,
             "cities": city_names(state.hands[position]) if state and state.hands else [],
             "to_move": game.seat_names()[to_move] if to_move is not None else "",
+            "over": state is not None and state.is_over,
             "seat_url": links.seat_url(seat),
-            "hint": _hint(state),
+            "suggestions": _offers(seat, state, game.version) if yours else [],
+            "hint": _hint(state, position if yours else None),
         },
     )
 
 
-def _hint(state) -> str:
-    """How to play by reply, with a line of the game's board as the example."""
-    return reply_grammar.hint(places.example_line(state.board))
+def _reply_played(message: Message):
+    game, seat, facts = message.game, message.seat, message.facts
+    state = snapshots.current(game).state
+    position = seat.position
+    started = state.starts[position] is not None if state.starts else False
+    to_move = state.seat_to_move
+    return (
+        _subject(game, gettext("Your move was played")),
+        "reply_played",
+        {
+            "seat": seat,
+            "words": facts["words"],
+            "ignored": facts.get("ignored", ""),
+            "cities": city_names(state.hands[position]) if state.hands else [],
+            "missing_cost": rules.missing_cost(state, position) if started else None,
+            "round": state.round,
+            "over": state.is_over,
+            "to_move": game.seat_names()[to_move] if to_move is not None else "",
+            "yours": to_move == position and not state.is_over,
+            "seat_url": links.seat_url(seat),
+            "stop_url": emails.unsubscribe_url(message.to, emails.REPLY_PLAYED),
+        },
+    )
+
+
+def _channel_confirm(message: Message):
+    channel = Channel.objects.filter(pk=message.facts["channel"], confirmed_at=None).first()
+    if channel is None or channel.seat_id != message.seat_id:
+        raise NotNeeded  # confirmed already, or removed
+    return (
+        _subject(message.game, gettext("Confirm your channel")),
+        "channel_confirm",
+        {
+            "seat": message.seat,
+            "where": channels.masked(channel.url),
+            "confirm_url": settings.SITE_URL
+            + reverse("notifications:confirm_channel", args=[channel.token]),
+        },
+    )
+
+
+def _channel_off(message: Message):
+    channel = Channel.objects.filter(pk=message.facts["channel"]).first()
+    if channel is None:
+        raise NotNeeded
+    subject = gettext("A channel of yours is turned off")
+    if message.game is not None:
+        subject = _subject(message.game, subject)
+    return subject, "channel_off", {"where": channels.masked(channel.url)}
+
+
+def _hint(state, position: int | None = None) -> str:
+    """How to play by reply, with a move legal for the reader at ``position`` (their first
+    suggestion) as the example, else a line of the game's board."""
+    example = ""
+    if position is not None and state.seat_to_move == position and not state.is_over:
+        offered = suggestions.suggestions(state, position)
+        if offered:
+            example = reply_grammar.move_text(offered[0].move, state.board)
+    return reply_grammar.hint(example or places.example_line(state.board))
 
 
 BUILDERS = {
@@ -550,4 +688,7 @@ BUILDERS = {
     emails.BOT_TOOK_OVER: _bot_took_over,
     emails.DIGEST: _digest,
     emails.REPLY_ANSWER: _reply_answer,
+    emails.REPLY_PLAYED: _reply_played,
+    emails.CHANNEL_CONFIRM: _channel_confirm,
+    emails.CHANNEL_OFF: _channel_off,
 }

@@ -40,6 +40,16 @@ GAME_OVER = "game_over"
 BOT_TOOK_OVER = "bot_took_over"
 DIGEST = "digest"
 REPLY_ANSWER = "reply_answer"
+REPLY_PLAYED = "reply_played"
+
+# Channels besides email (notifications.channel_delivery): confirming a seat's channel,
+# and a channel turned off because it kept failing.
+CHANNEL_CONFIRM = "channel_confirm"
+CHANNEL_OFF = "channel_off"
+
+# What a player who muted a game (games.services.mutes) no longer gets of it: everything
+# but the notices of their own turn (your turn, reminders, nudges) and direct answers.
+MUTED_KINDS = (ROUND_SCORED, GAME_OVER, BOT_TOOK_OVER)
 
 
 # Signed tokens naming an address. They carry no timestamp: an unsubscribe link in an
@@ -126,7 +136,9 @@ def outbox_row(
     address = normalize_email(address or "")
     if not address:
         return None
-    stopped = Suppression.stops(address, kind, seat=seat)
+    stopped = Suppression.stops(address, kind, seat=seat) or (
+        seat is not None and seat.notices_muted and kind in MUTED_KINDS
+    )
     return Message(
         to=address,
         game=game,
@@ -209,6 +221,25 @@ def your_turn(
     )
 
 
+# How long after a look at the board a turn not played yet still gets its email.
+SEEN_BUT_NOT_PLAYED = timedelta(hours=1)
+
+
+def your_turn_after_a_look(game, seat, version: int) -> Message | None:
+    """The your-turn email of ``version`` for a player who looked at the board and left:
+    sent SEEN_BUT_NOT_PLAYED later unless they have moved by then, or got the email
+    meanwhile (the look drops the your-turn email still waiting its grace)."""
+    return queue(
+        YOUR_TURN,
+        seat.email,
+        game=game,
+        seat=seat,
+        event=f"v{version}-seen",
+        facts={"version": version, "digest": game.log_digest, "after_a_look": True},
+        after=SEEN_BUT_NOT_PLAYED,
+    )
+
+
 def round_scored(game, seats, round_number: int, version: int) -> list[Message]:
     """Tell everyone how round ``round_number`` ended (scored by event ``version``): the
     rows, unwritten."""
@@ -221,10 +252,11 @@ def round_scored(game, seats, round_number: int, version: int) -> list[Message]:
     )
 
 
-def game_over(game, seats, version: int) -> list[Message]:
+def game_over(game, seats, version: int, reason: str | None = None) -> list[Message]:
     """Tell everyone the final table and where to replay the game (it ended at
-    ``version``): the rows, unwritten."""
-    return _to_everyone(GAME_OVER, game, seats, event="over", facts={"version": version})
+    ``version``, early for ``reason`` if given): the rows, unwritten."""
+    facts = {"version": version} if reason is None else {"version": version, "reason": reason}
+    return _to_everyone(GAME_OVER, game, seats, event="over", facts=facts)
 
 
 def bot_took_over(game, seats, taken, version: int) -> list[Message]:
@@ -236,6 +268,20 @@ def bot_took_over(game, seats, taken, version: int) -> list[Message]:
         seats,
         event=f"v{version}",
         facts={"seat": taken.position, "version": version},
+    )
+
+
+def nudge(game, seat, by: int, version: int) -> Message | None:
+    """A player's nudge to ``seat``, the player to move (by the seat at ``by``, event
+    ``version``): a reminder, so that who stops reminders stops these too; the row,
+    unwritten."""
+    return outbox_row(
+        REMINDER,
+        seat.email,
+        game=game,
+        seat=seat,
+        event=f"nudge-v{version}",
+        facts={"nudged_by": by, "version": version},
     )
 
 
@@ -271,7 +317,7 @@ def digest(address: str, day: date) -> Message | None:
     return queue(DIGEST, address, event=digest_key(day), facts={"address": address})
 
 
-def reply_answer(seat, code: str, why: str) -> Message | None:
+def reply_answer(seat, code: str, why: str, *, in_reply_to: str = "") -> Message | None:
     """Tell ``seat``'s player why their reply was not played (``code``: stale, illegal,
     unclear, not-your-turn, talk-refused), with the position as it is now."""
     return queue(
@@ -280,5 +326,51 @@ def reply_answer(seat, code: str, why: str) -> Message | None:
         game=seat.game,
         seat=seat,
         event=f"answer-{timezone.now():%Y%m%d%H%M%S%f}",
-        facts={"code": code, "why": why},
+        facts={"code": code, "why": why, "in_reply_to": in_reply_to[:250]},
+    )
+
+
+def reply_played(
+    seat, version: int, *, words: str, ignored: str, in_reply_to: str
+) -> Message | None:
+    """Tell ``seat``'s player that the move of their reply was played (it made ``version``
+    of the log): ``words`` say the move, ``ignored`` what the reply said after it, and the
+    email answers their reply (``in_reply_to``, its Message-ID). One per move; the player
+    may stop them (they are a kind of their own)."""
+    return queue(
+        REPLY_PLAYED,
+        seat.email,
+        game=seat.game,
+        seat=seat,
+        event=f"played-v{version}",
+        facts={
+            "version": version,
+            "words": words,
+            "ignored": ignored[:600],
+            "in_reply_to": in_reply_to[:250],
+        },
+    )
+
+
+def channel_confirm(seat, channel) -> Message | None:
+    """Ask ``seat``'s player to confirm the channel added through the seat's link: a link
+    can be forwarded, the seat's email cannot."""
+    return queue(
+        CHANNEL_CONFIRM,
+        seat.email,
+        game=seat.game,
+        seat=seat,
+        event=f"channel-{channel.pk}",
+        facts={"channel": channel.pk},
+    )
+
+
+def channel_off(address: str, channel) -> Message | None:
+    """Tell a channel's owner that it kept failing and is turned off."""
+    return queue(
+        CHANNEL_OFF,
+        address,
+        game=channel.game if channel.game_id else (channel.seat.game if channel.seat_id else None),
+        event=f"channel-off-{channel.pk}-{timezone.now():%Y%m%d%H%M%S}",
+        facts={"channel": channel.pk},
     )

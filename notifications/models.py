@@ -235,3 +235,78 @@ class InboundMail(models.Model):
 
     def __str__(self) -> str:
         return f"{self.message_id} from {self.sender}: {self.outcome}"
+
+
+class Channel(models.Model):
+    """Somewhere besides email that a player's notices, or a table's, go (Apprise URL:
+    notifications.channels). A player's own: their account's (``user``) or, without one,
+    their seat's (``seat``, confirmed from the seat's email before it is used); a table's:
+    the game's (``game``), which says only public things and carries no seat's link.
+
+    The URL holds secrets: shown only masked, never logged; the outbox and the admin
+    name the channel by its id.
+    """
+
+    url = models.TextField(help_text=_("An Apprise URL; shown only masked."))
+    user = models.ForeignKey(
+        "accounts.User", null=True, blank=True, on_delete=models.CASCADE, related_name="channels"
+    )
+    seat = models.ForeignKey(
+        "games.Seat", null=True, blank=True, on_delete=models.CASCADE, related_name="channels"
+    )
+    game = models.ForeignKey(
+        "games.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="channels"
+    )
+    # Random: the confirmation link names the channel by it (a seat's channel waits for it).
+    token = models.CharField(max_length=32, unique=True, default=new_message_token, editable=False)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    active = models.BooleanField(default=True)
+    failures_in_a_row = models.PositiveSmallIntegerField(default=0)
+    last_test_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"channel {self.pk}"
+
+
+class ChannelNotice(models.Model):
+    """One notice to one channel: the outbox of channels, as Message is email's. Unique
+    per (channel, game, event, kind), so retries and duplicate tasks never send twice; the
+    text is built when it is delivered (notifications.channel_delivery)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", pgettext_lazy("notice status", "Waiting to be sent")
+        SENDING = "sending", pgettext_lazy("notice status", "Being sent")
+        SENT = "sent", pgettext_lazy("notice status", "Sent")
+        FAILED = "failed", pgettext_lazy("notice status", "Failed")
+        DROPPED = "dropped", pgettext_lazy("notice status", "No longer needed")
+
+    channel = models.ForeignKey(Channel, on_delete=models.CASCADE, related_name="notices")
+    game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.CASCADE)
+    seat = models.ForeignKey("games.Seat", null=True, blank=True, on_delete=models.CASCADE)
+    kind = models.CharField(max_length=32)
+    event = models.CharField(max_length=64)
+    facts = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(default=timezone.now)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["channel", "game", "event", "kind"], name="notifications_notice_once"
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["next_attempt_at"],
+                condition=Q(status="pending"),
+                name="notifications_notice_pending",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to channel {self.channel_id} ({self.status})"

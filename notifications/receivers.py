@@ -13,11 +13,27 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from accounts.models import normalize_email
+from accounts.signals import signed_in_by_link
 from games import rules
-from games.signals import events_appended, events_recorded, seat_invited, talk_reported
-from notifications import digests, emails, outbox, plan_mail, tasks
+from games.signals import (
+    events_appended,
+    events_recorded,
+    seat_invited,
+    seat_links_renewed,
+    talk_reported,
+    turn_seen,
+)
+from notifications import (
+    channel_delivery,
+    channel_settings,
+    digests,
+    emails,
+    outbox,
+    plan_mail,
+    tasks,
+)
 from notifications import inbound as mail_in
-from notifications.models import Message, Suppression
+from notifications.models import ChannelNotice, Message, Suppression
 
 
 @receiver(post_save, sender=Message, dispatch_uid="notifications.queue_delivery")
@@ -48,10 +64,16 @@ def write_game_emails(sender, game, state, events, snapshot, seats, **kwargs) ->
         if event.type == rules.ROUND_SCORED:
             rows += emails.round_scored(game, seats, event.data["round"], event.seq)
         elif event.type == rules.GAME_ENDED:
-            rows += emails.game_over(game, seats, event.seq)
+            rows += emails.game_over(game, seats, event.seq, event.data.get("reason"))
+        elif event.type == rules.NUDGED:
+            to = seats[event.data["to"]]
+            if to.email and not (to.is_bot or to.autopilot):
+                rows.append(emails.nudge(game, to, event.data["seat"], event.seq))
         elif event.type == rules.SEAT_TAKEN_BY_BOT:
             rows += emails.bot_took_over(game, seats, seats[event.data["seat"]], event.seq)
 
+    # Channels besides email: their notices, written with the events as emails are.
+    rows += channel_delivery.notices_for(game, state, events, seats)
     if state.is_over or state.seat_to_move is None:
         return rows
     turn_changed = rules.ROUND_STARTED in types or any(t in rules.MOVE_EVENTS for t in types)
@@ -71,12 +93,29 @@ def write_game_emails(sender, game, state, events, snapshot, seats, **kwargs) ->
     return [*rows, row] if row is not None else rows
 
 
+@receiver(turn_seen, dispatch_uid="notifications.your_turn_after_a_look")
+def your_turn_after_a_look(sender, seat, version: int, **kwargs) -> None:
+    """A player looked at their board on their turn: should they leave without moving,
+    their turn email comes an hour later all the same (the look drops the one waiting)."""
+    game = seat.game
+    game.refresh_from_db()
+    if game.version != version or game.seat_to_move != seat.position:
+        return
+    if game.status != game.Status.ACTIVE:
+        return
+    if seat.is_bot or seat.autopilot or not seat.email or digests.reads_digest(seat):
+        return
+    emails.your_turn_after_a_look(game, seat, version)
+
+
 @receiver(events_appended, dispatch_uid="notifications.deliver_game_emails")
 def deliver_game_emails(sender, written=(), **kwargs) -> None:
     """Deliver the emails written with the events (they are committed), those due now."""
     for row in written:
         if isinstance(row, Message):
             _deliver(row)
+        elif isinstance(row, ChannelNotice):
+            tasks.deliver_channel_notice_after_commit(row.pk)
 
 
 @receiver(tracking, dispatch_uid="notifications.record_provider_event")
@@ -120,3 +159,15 @@ def read_a_reply(sender, event, esp_name: str, **kwargs) -> None:
     message = event.message
     envelope_to = [message.envelope_recipient] if message.envelope_recipient else []
     mail_in.receive(message, envelope_from=message.envelope_sender or "", envelope_to=envelope_to)
+
+
+@receiver(seat_links_renewed, dispatch_uid="notifications.drop_seat_channels")
+def drop_seat_channels(sender, seat, **kwargs) -> None:
+    """A seat's channels go with its old links (a renewed link, a new player)."""
+    channel_settings.drop_seat_channels(seat)
+
+
+@receiver(signed_in_by_link, dispatch_uid="notifications.mark_account_seats")
+def mark_account_seats(sender, user, **kwargs) -> None:
+    """Seats that join an account with channels ask for them on their moves."""
+    channel_settings.mark_account_seats(user)

@@ -237,6 +237,9 @@ RAILMAIL_TURN_EMAIL_GRACE = int(os.getenv("RAILMAIL_TURN_EMAIL_GRACE", "120"))
 RAILMAIL_QUIET_HOURS = tuple(os.getenv("RAILMAIL_QUIET_HOURS", "22:00-07:00").split("-", 1) + [""])[
     :2
 ]
+# Channels besides email (notifications.channels): whether a self-hosted one may point at a
+# private or loopback address (tests, a private deployment); off, they are refused.
+RAILMAIL_CHANNELS_ALLOW_PRIVATE = os.getenv("RAILMAIL_CHANNELS_ALLOW_PRIVATE", "") == "1"
 # Seconds between an open board page's checks for a new move (only while it is visible).
 RAILMAIL_BOARD_POLL_SECONDS = int(os.getenv("RAILMAIL_BOARD_POLL_SECONDS", "15"))
 
@@ -285,6 +288,8 @@ RAILMAIL_REPLY_TO = os.getenv("RAILMAIL_REPLY_TO", SERVER_EMAIL)
 # inbound route or `manage.py receive_mail` behind the MTA receive reply+...@ it. Empty:
 # the site reads no mail, and replies go to RAILMAIL_REPLY_TO.
 RAILMAIL_INBOUND_DOMAIN = os.getenv("RAILMAIL_INBOUND_DOMAIN", "").strip().lower()
+# The loopback port `manage.py receive_mail` listens on (`make run` starts it there).
+RAILMAIL_RECEIVER_PORT = int(os.getenv("RAILMAIL_RECEIVER_PORT", "8025"))
 ADMINS = [("Admin", address) for address in envlist("ADMINS")]
 
 if PRODUCTION:

@@ -44,4 +44,5 @@ def pages(user) -> dict[str, str]:
             "notifications:unsubscribe", args=[emails.unsubscribe_token(user.email, "your_turn")]
         ),
         "vacation": reverse("notifications:vacation"),
+        "channels": reverse("notifications:channels"),
     }

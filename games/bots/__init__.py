@@ -17,11 +17,15 @@ BOTS: dict[str, Bot] = {
     "strong": strong_move,
 }
 
-# The bot that covers a timed-out turn or a seat on autopilot: the best we have.
+# A bot seat the creator left without a level: the best we have.
 DEFAULT_BOT = "strong"
+# The bot that covers a person's seat (a timed-out turn, a seat on autopilot, a player who
+# left): the plain one, so that walking away from a game never plays better than staying.
+COVER_BOT = "greedy"
 
 __all__ = [
     "BOTS",
+    "COVER_BOT",
     "DEFAULT_BOT",
     "Bot",
     "greedy_move",

@@ -17,6 +17,11 @@ from games import rules
 from games.derived import sleep
 from games.models import Event, Game, Seat
 
+# How long a bot's turn waits after a person's move in a game that allows take-backs.
+TAKE_BACK_WINDOW = timedelta(minutes=2)
+# What a "more time" gives the player to move (games.services.consent).
+TIME_GIVEN_HOURS = 24
+
 
 def log_digest(events: Iterable[dict], previous: str = "") -> str:
     """The digest of a log: each event (engine form, with its seq) chained onto the digest
@@ -62,8 +67,11 @@ def project(
         # A bot's turn is due at once, with or without a time per move: the bot task
         # queued after the commit normally plays it within a second, and the minute scan
         # plays it if that task was never queued (a broker that blinked), so no game
-        # waits for a lost task.
+        # waits for a lost task. Where take-backs are allowed, it waits a little after
+        # a person's move, so that the person may still take it back.
         deadline = last_event.created_at
+        if state.options.take_backs and _persons_move(last_event, seats, game):
+            deadline += TAKE_BACK_WINDOW
     elif seat_to_move is not None and game.time_per_move is not None:
         deadline = _deadline(game, seat_to_move, last_event, unwritten)
     return {
@@ -86,14 +94,17 @@ def _deadline(game: Game, seat_to_move: int, last_event: Event, unwritten: Seque
       the time it was paused during this turn.
     """
     turn_start = last_event
-    if game.pk and last_event.type in rules.NOT_A_TURN:
-        # Another seat's vacation or quiet hours, or this seat's, do not start a new turn.
-        later = [e for e in unwritten if e.seq < last_event.seq and e.type not in rules.NOT_A_TURN]
+    if game.pk and last_event.type in rules.STARTS_NO_TURN:
+        # Another seat's vacation, or this seat's, or a consent at the table (more time, a
+        # nudge, an agreement to end), does not start a new turn.
+        later = [
+            e for e in unwritten if e.seq < last_event.seq and e.type not in rules.STARTS_NO_TURN
+        ]
         turn_start = (
             max(later, key=lambda e: e.seq, default=None)
             or (
                 game.events.filter(seq__lt=last_event.seq)
-                .exclude(type__in=rules.NOT_A_TURN)
+                .exclude(type__in=rules.STARTS_NO_TURN)
                 .order_by("-seq")
                 .first()
             )
@@ -109,13 +120,50 @@ def _deadline(game: Game, seat_to_move: int, last_event: Event, unwritten: Seque
         if rest.paused_now:
             return None
         if rest.quiet is not None or rest.weekend_zone is not None:
-            # The clock sleeps at night and perhaps at weekends: run it, vacations and all.
-            return sleep.run_clock(since, game.time_per_move, rest)
+            # The clock sleeps at night and perhaps at weekends: run it, vacations and
+            # all, with the time the table gave.
+            return sleep.run_clock(
+                since, game.time_per_move + _given(game, turn_start, last_event, unwritten), rest
+            )
         paused = sum(
             (max(end - max(start, since), timedelta(0)) for start, end in rest.vacations),
             timedelta(0),
         )
-    return turn_start.created_at + game.time_per_move + paused
+    return (
+        turn_start.created_at
+        + game.time_per_move
+        + paused
+        + _given(game, turn_start, last_event, unwritten)
+    )
+
+
+def _given(
+    game: Game, turn_start: Event, last_event: Event, unwritten: Sequence[Event]
+) -> timedelta:
+    """The time the table gave the seat to move this turn."""
+    if game.pk and turn_start.seq < last_event.seq:
+        return timedelta(hours=TIME_GIVEN_HOURS) * time_given(
+            game, after=turn_start.seq, upto=last_event.seq, unwritten=unwritten
+        )
+    return timedelta(0)
+
+
+def time_given(game: Game, *, after: int, upto: int, unwritten: Sequence[Event] = ()) -> int:
+    """How many times the table gave more time between events ``after`` and ``upto``."""
+    fresh = {e.seq for e in unwritten}
+    written = game.events.filter(seq__gt=after, seq__lte=upto, type=rules.TIME_GIVEN).exclude(
+        seq__in=fresh
+    )
+    return written.count() + sum(
+        1 for e in unwritten if e.type == rules.TIME_GIVEN and after < e.seq <= upto
+    )
+
+
+def _persons_move(last_event: Event, seats: Sequence[Seat] | None, game: Game) -> bool:
+    """Whether ``last_event`` is a move a person made on their own (not a bot for them)."""
+    if last_event.type not in rules.MOVE_EVENTS or "played_by" in last_event.data:
+        return False
+    return not _bot_plays(game, last_event.data["seat"], seats)
 
 
 def sleep_of(

@@ -141,7 +141,7 @@ def _count_timeouts(runs: list[tuple[int, bool]], event: dict) -> None:
     count, timed_out = runs[seat]
     if event["type"] == rules.TURN_TIMED_OUT:
         runs[seat] = (count, True)
-    elif event["type"] == rules.SEAT_TAKEN_BACK:
+    elif event["type"] in (rules.SEAT_TAKEN_BACK, rules.SEAT_HANDED_OVER):
         runs[seat] = (0, False)
     elif event["type"] in TURN_TYPES:
         runs[seat] = (count + 1 if timed_out else 0, False)

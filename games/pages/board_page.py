@@ -13,6 +13,7 @@ the table talk.
 from __future__ import annotations
 
 import zoneinfo
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -25,7 +26,7 @@ from games import rules
 from games.derived import snapshots
 from games.forms import MoveForm
 from games.models import Game, Seat
-from games.pages import page_cache, plan_panel, talk_panel
+from games.pages import consent_panel, page_cache, plan_panel, talk_panel
 from games.pages.drawing import (
     board_svg,
     last_turn,
@@ -154,22 +155,29 @@ def seat_page(
     }
 
 
-def page(request: HttpRequest, seat: Seat, table: PageFacts, around: dict) -> bytes:
+def page(
+    request: HttpRequest,
+    seat: Seat,
+    table: PageFacts,
+    around: dict,
+    **inserts: Callable[[str], str],
+) -> bytes:
     """``seat``'s whole board page as a GET shows it (games/board.html), as UTF-8.
 
     Rendered once and cached for its inputs: the game's version and log digest, the
     ``table`` (``PageFacts.of``), ``around`` (what the view read for the page around the
     board: plain values only), the seat's own banner facts, the page's path and the
-    signed-in account's name. Filled in per request: the CSRF token and the table talk
-    panel (read afresh each time). A request with messages to show (after joining, or
-    writing at the table) is rendered afresh.
+    signed-in account's name. Filled in per request: the CSRF token, the table talk
+    panel (read afresh each time) and ``inserts`` (the view's parts of other apps, such as
+    the seat's channels: each a function of the page's CSRF token). A request with
+    messages to show (after joining, or writing at the table) is rendered afresh.
     """
     game, token = seat.game, table.token
     inputs = (
         snapshots.key_for(game.version, game.log_digest),
         table,
         around,
-        (seat.autopilot, seat.timeouts_in_a_row),
+        (seat.autopilot, seat.timeouts_in_a_row, seat.notices_muted),
         # The owner's plan and browser zone: the plan panel is in the cached page.
         (plan_panel.key(seat), seat.browser_time_zone),
     )
@@ -182,6 +190,8 @@ def page(request: HttpRequest, seat: Seat, table: PageFacts, around: dict) -> by
             **around,
             **board_parts(game, table, holes),
             "talk": holes.insert("talk"),
+            "consent": consent_panel.panel(seat, token, holes.csrf_token),
+            **{name: holes.insert(name) for name in inserts},
             "csrf_token": holes.csrf_token,
             "plan": plan_panel.facts(seat, snapshots.current(game).state),
         }
@@ -190,11 +200,19 @@ def page(request: HttpRequest, seat: Seat, table: PageFacts, around: dict) -> by
     # One token for the page's forms and the panel's: each get_token() masks it anew.
     csrf_token = get_token(request)
     talk = talk_panel.panel(request, seat, token, csrf_token=csrf_token)
+    filled = {name: make(csrf_token) for name, make in inserts.items()}
     # Without a digest, no key names this log (never so for a game recorded through the
     # write path): rendered afresh.
     fresh = not game.log_digest
     return page_cache.page(
-        request, "board-page", inputs, render, fresh=fresh, csrf_token=csrf_token, talk=talk
+        request,
+        "board-page",
+        inputs,
+        render,
+        fresh=fresh,
+        csrf_token=csrf_token,
+        talk=talk,
+        **filled,
     )
 
 

@@ -47,7 +47,7 @@ def may_view(game: Game, seat: Seat | None) -> bool:
 def record(game: Game, viewer: int | None = None) -> dict:
     """The public game record (pbem-game-record/1) of ``game`` as ``viewer`` may see it:
     while a round runs, every hand but the viewer's is hidden. A finished game's record
-    marks the turns a person did not play themselves (``played_by``)."""
+    marks the turns a build plan played (``played_by``)."""
     made = rules.make_record(game.engine_events(), game.seat_names(), viewer=viewer)
     if game.status == Game.Status.FINISHED:
         mark_played_by(made["events"], set(game.plan_turns.values_list("seq", flat=True)))
@@ -55,26 +55,13 @@ def record(game: Game, viewer: int | None = None) -> dict:
 
 
 def mark_played_by(events: list[dict], by_plan: set[int]) -> None:
-    """Mark each move event a person did not play by hand: ``"played_by": "plan"`` for a
-    build plan's (``by_plan``: their seqs), ``"bot"`` for a bot's after a timeout or while
-    a bot keeps the seat. Readers of records ignore the key; a running game's record never
-    has it (it would tell when a plan holds)."""
-    timed_out: set[int] = set()
-    kept: set[int] = set()
+    """Mark each move event a build plan played (``by_plan``: their seqs) with
+    ``"played_by": "plan"`` (a bot's move for a person says ``"bot"`` in the log itself).
+    Readers of records ignore the key; a running game's record never marks a plan's move
+    (it would tell when a plan holds)."""
     for event in events:
-        seat, kind = event.get("seat"), event["type"]
-        if kind == rules.TURN_TIMED_OUT:
-            timed_out.add(seat)
-        elif kind == rules.SEAT_TAKEN_BY_BOT:
-            kept.add(seat)
-        elif kind == rules.SEAT_TAKEN_BACK:
-            kept.discard(seat)
-        elif kind in rules.MOVE_EVENTS:
-            if event.get("seq") in by_plan:
-                event["played_by"] = "plan"
-            elif seat in timed_out or seat in kept:
-                event["played_by"] = "bot"
-            timed_out.discard(seat)
+        if event["type"] in rules.MOVE_EVENTS and event.get("seq") in by_plan:
+            event.setdefault("played_by", "plan")
 
 
 @dataclass(frozen=True)

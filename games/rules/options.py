@@ -14,10 +14,13 @@ class Options:
     ``exclusive_tracks``: coloured tracks each player may use per round (0 = variant off,
     3 = the published variant). ``cities_must_join_start``: the stricter reading in which
     a player's five cities count as joined only through that player's own start marker.
+    ``take_backs``: a player may take back their last turn until the next player acts
+    (rules.consent); off unless the game's creator allows it.
     """
 
     exclusive_tracks: int = 0
     cities_must_join_start: bool = False
+    take_backs: bool = False
 
     def __post_init__(self) -> None:
         if isinstance(self.exclusive_tracks, bool) or not isinstance(self.exclusive_tracks, int):
@@ -26,9 +29,16 @@ class Options:
             raise ValueError(f"exclusive_tracks must be between 0 and {MAX_EXCLUSIVE_TRACKS}")
         if not isinstance(self.cities_must_join_start, bool):
             raise ValueError("cities_must_join_start must be true or false")
+        if not isinstance(self.take_backs, bool):
+            raise ValueError("take_backs must be true or false")
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """The options as events and records hold them; ``take_backs`` only when allowed,
+        so that the records of games without it stay as they were."""
+        data = asdict(self)
+        if not self.take_backs:
+            del data["take_backs"]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict | None) -> Options:
@@ -37,4 +47,5 @@ class Options:
         return cls(
             exclusive_tracks=data.get("exclusive_tracks", 0),
             cities_must_join_start=data.get("cities_must_join_start", False),
+            take_backs=data.get("take_backs", False),
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .errors import InvalidEvent
-from .events import GAME_CREATED, ROUND_STARTED
+from .events import GAME_CREATED, MOVE_EVENTS, ROUND_STARTED, TURN_TAKEN_BACK
 from .options import Options
 from .replay import game_created, replay
 from .state import AWAITING_DEAL, OVER, GameState
@@ -23,12 +23,13 @@ def make_record(
     """The record of a game from its log (events carry ``seq``).
 
     While a round runs its hands are secret: every hand but ``viewer``'s is ``null``.
+    Turns taken back are left out with their take-backs (``kept_events``).
     """
     state = replay(events)
     created = events[0]
     hidden_round = None if state.phase in (AWAITING_DEAL, OVER) else state.round
     out = []
-    for event in events:
+    for event in kept_events(events):
         event = dict(event)
         if event["type"] == ROUND_STARTED and event["round"] == hidden_round:
             event["hands"] = [
@@ -45,6 +46,29 @@ def make_record(
     if state.is_over:
         record["result"] = {"scores": list(state.scores), "winners": list(state.winners)}
     return record
+
+
+def kept_events(events: Sequence[dict]) -> list[dict]:
+    """The log without the turns taken back and their take-backs, numbered again from the
+    first event's seq: what the public record shows (its replay ends where the log's does)."""
+    dropped: set[int] = set()
+    for index, event in enumerate(events):
+        if event["type"] != TURN_TAKEN_BACK:
+            continue
+        dropped.add(index)
+        taken = next(
+            back
+            for back in range(index - 1, -1, -1)
+            if back not in dropped and events[back]["type"] in MOVE_EVENTS
+        )
+        dropped.add(taken)
+    if not dropped:
+        return list(events)
+    first = events[0].get("seq", 1)
+    kept = [event for index, event in enumerate(events) if index not in dropped]
+    return [
+        {**event, "seq": first + n} if "seq" in event else event for n, event in enumerate(kept)
+    ]
 
 
 def read_record(record: dict) -> list[dict]:

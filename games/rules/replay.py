@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .boards import COLOURS, get_board
+from .consent import end_in_place, take_back_in_place
 from .dealing import check_hands, check_seat_count
 from .errors import IllegalMove, InvalidEvent
 from .events import (
+    ENDED_BY_AGREEMENT,
     GAME_CREATED,
     GAME_ENDED,
     ROUND_SCORED,
@@ -15,11 +17,12 @@ from .events import (
     START_PLACED,
     TRACK_BUILT,
     TURN_PASSED,
+    TURN_TAKEN_BACK,
 )
 from .moves import as_line, as_point
 from .options import Options
 from .state import AWAITING_DEAL, OVER, PLACING, ROUND_OVER, GameState
-from .turns import build_lines, pass_turn, place_start, score_round, take_scoring
+from .turns import build_lines, last_move_of, pass_turn, place_start, score_round, take_scoring
 
 # Events that record what happened around play (``events.AROUND_PLAY_EVENTS``: timeouts,
 # bots taking over a seat, ...) do not change the game: the engine lets them pass. Any
@@ -134,19 +137,27 @@ def _round_started(state: GameState, event: dict) -> None:
     state.supply_left = board.tracks_in_supply
     state.exclusive_left = [state.options.exclusive_tracks] * state.seat_count
     state.joined = []
+    state.last_move = None
 
 
 def _start_placed(state: GameState, event: dict) -> None:
     place_start(state, _seat(state, event), as_point(event["point"]))
+    state.last_move = last_move_of(event)
 
 
 def _track_built(state: GameState, event: dict) -> None:
     lines = [as_line(line) for line in event["lines"]]
     build_lines(state, _seat(state, event), lines, event.get("exclusive") or ())
+    state.last_move = last_move_of(event)
 
 
 def _turn_passed(state: GameState, event: dict) -> None:
     pass_turn(state, _seat(state, event))
+    state.last_move = last_move_of(event)
+
+
+def _turn_taken_back(state: GameState, event: dict) -> None:
+    take_back_in_place(state, _seat(state, event))
 
 
 def _round_scored(state: GameState, event: dict) -> None:
@@ -162,10 +173,12 @@ def _round_scored(state: GameState, event: dict) -> None:
 def _game_ended(state: GameState, event: dict) -> None:
     # The format leaves this event's contents open: a bare one is valid, and the scores
     # and winners, when given, must be the game's.
-    if state.phase != OVER or state.last_scoring is None:
-        raise IllegalMove("game_not_over", "no score has reached the game-end mark")
     if state.result_recorded:
         raise IllegalMove("game_already_ended", "the game has already ended")
+    if event.get("reason") == ENDED_BY_AGREEMENT:
+        end_in_place(state)  # its players agreed to end it: no score need reach the mark
+    elif state.phase != OVER or state.last_scoring is None:
+        raise IllegalMove("game_not_over", "no score has reached the game-end mark")
     if "scores" in event and event["scores"] != state.scores:
         raise IllegalMove("wrong_result", f"the final scores are {state.scores}")
     if "winners" in event and event["winners"] != state.winners:
@@ -185,4 +198,5 @@ _HANDLERS = {
     TURN_PASSED: _turn_passed,
     ROUND_SCORED: _round_scored,
     GAME_ENDED: _game_ended,
+    TURN_TAKEN_BACK: _turn_taken_back,
 }

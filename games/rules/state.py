@@ -50,6 +50,8 @@ class GameState:
     winners: list[int] = field(default_factory=list)
     last_scoring: dict | None = None  # the last round_scored event, with that round's hands
     result_recorded: bool = False  # a game_ended event has been applied
+    # The round's last move (``turns.last_move_of``), until the next round or a take-back.
+    last_move: dict | None = None
 
     @property
     def seat_to_move(self) -> int | None:
@@ -91,6 +93,7 @@ class GameState:
             winners=list(self.winners),
             last_scoring=self.last_scoring,
             result_recorded=self.result_recorded,
+            last_move=self.last_move,
         )
 
     def start_point(self, seat: int) -> int | None:

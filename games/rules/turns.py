@@ -173,6 +173,18 @@ def pass_turn(state: GameState, seat: int) -> None:
     state.turn += 1
 
 
+def last_move_of(event: dict) -> dict:
+    """What a state keeps of a move event (``GameState.last_move``): its type, seat and
+    what it placed or built, as the event gives them, nothing else (no seq, no marks)."""
+    move = {"type": event["type"], "seat": event["seat"]}
+    if event["type"] == START_PLACED:
+        move["point"] = list(event["point"])
+    elif event["type"] == TRACK_BUILT:
+        move["lines"] = [[list(p), list(q)] for p, q in event["lines"]]
+        move["exclusive"] = sorted(event.get("exclusive") or [])
+    return move
+
+
 def score_round(state: GameState) -> dict:
     """The ``round_scored`` event for a round that has just ended."""
     joined = joined_seats(state)
@@ -236,6 +248,7 @@ def play(state: GameState, seat: int, move: Move) -> tuple[list[dict], GameState
                 scratch.result_recorded = True
     else:
         raise TypeError(f"not a move: {move!r}")
+    scratch.last_move = last_move_of(events[0])
     scratch.version = state.version + len(events)
     return events, scratch
 

@@ -11,6 +11,8 @@ One door, topic modules behind it (callers write ``services.submit_move``):
 - ``clock``: the game clock: deadlines, timeouts, and vacations that pause it.
 - ``autoplay``: bots at the table; ``talk``: table talk; ``record_import``: a game record
   brought back in; ``invitations``: who has played with whom; ``random_deal``: the deal.
+- ``consent``: take back a turn, more time, ending by agreement, a nudge; ``substitutes``:
+  leaving a game, a substitute taking over a seat; ``mutes``: a game's news muted.
 
 Which write locks what:
 
@@ -18,8 +20,9 @@ Which write locks what:
   claim is the conditional UPDATE of the game's row inside ``append_to_log``;
 - every other change that appends events (a new game's deal, accepting a seat, handing an
   invited seat on, a timeout, taking a seat back, a vacation's paused or resumed clock,
-  importing a record) locks the game's row first (``event_log.lock_game``), as it reads
-  more than the snapshot, and appends through ``append_to_log`` too;
+  importing a record, consent at the table, leaving, a substitute) locks the game's row
+  first (``event_log.lock_game``), as it reads more than the snapshot, and appends through
+  ``append_to_log`` too;
 - writes that append no event touch only their own rows: a seat (a fresh link, what a
   player saw, table talk's rate) or an account (a vacation's days).
 """

@@ -16,13 +16,19 @@ import contextvars
 import logging
 from collections.abc import Sequence
 
-from games.bots import BOTS, DEFAULT_BOT, Bot
+from django.utils import timezone
+
+from games.bots import BOTS, COVER_BOT, DEFAULT_BOT, Bot
 from games.models import Game, Seat
 from games.services import plans
 from games.services.event_log import GameMovedOn, load_state
 from games.services.moves import submit_move
 
 logger = logging.getLogger(__name__)
+
+# The value of a move event's "played_by" key when a bot played a person's turn (the
+# record format's readers ignore keys they do not know; build plans write "plan").
+PLAYED_BY_BOT = "bot"
 
 # Set while this thread plays bot turns in a loop: the commits it makes need no new task.
 _playing: contextvars.ContextVar[bool] = contextvars.ContextVar("playing_bots", default=False)
@@ -34,11 +40,13 @@ def is_bot_seat(seat: Seat) -> bool:
 
 
 def bot_for(seat: Seat) -> Bot:
-    """The function that plays ``seat``: its ``bot_level``, or the strongest bot.
+    """The function that plays ``seat``: a bot seat's ``bot_level`` (the strongest bot
+    without one); for a person's seat (a timeout, autopilot, a player who left) the
+    greedy bot, so that a seat left to a bot is never an advantage.
 
     Raises ValueError for a level that names no bot.
     """
-    level = seat.bot_level or DEFAULT_BOT
+    level = (seat.bot_level or DEFAULT_BOT) if seat.is_bot else COVER_BOT
     try:
         return BOTS[level]
     except KeyError:
@@ -62,7 +70,9 @@ def play_turn(game: Game, seat: Seat, expected_version: int, *, reason: str = "b
         return None
     move = bot_for(seat)(state, seat.position)
     try:
-        game = submit_move(game, seat, move, expected_version)
+        # A turn a bot plays for a person is marked so in the log and the record.
+        played_by = None if seat.is_bot else PLAYED_BY_BOT
+        game = submit_move(game, seat, move, expected_version, played_by=played_by)
     except GameMovedOn:
         return None
     logger.info(
@@ -87,8 +97,9 @@ def bot_to_move(game: Game, seats: Sequence[Seat] | None = None) -> Seat | None:
 def play_bot_turns(game_id: int, version: int, *, limit: int) -> tuple[int, Game | None]:
     """Play bot turns of game ``game_id`` from ``version`` on, while a bot is to move.
 
-    Stops when a person is to move, the game ends, another move gets there first, or after
-    ``limit`` turns. Returns the turns played and the game as it was left (None if gone).
+    Stops when a person is to move, the game ends, another move gets there first, the
+    bot's turn is not due yet (it waits after a person's move in a game with take-backs),
+    or after ``limit`` turns. Returns the turns played and the game as it was left (None if gone).
     Running it twice for one version plays once.
     """
     played = 0
@@ -96,6 +107,8 @@ def play_bot_turns(game_id: int, version: int, *, limit: int) -> tuple[int, Game
     try:
         game = Game.objects.filter(pk=game_id).first()
         while game is not None and played < limit and game.version == version:
+            if game.deadline is not None and game.deadline > timezone.now():
+                break  # a person may still take their move back: the minute scan plays it
             seat = bot_to_move(game)
             if seat is not None:
                 reason = "autopilot" if seat.autopilot else "bot"

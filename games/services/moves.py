@@ -26,6 +26,7 @@ def submit_move(
     *,
     seats: Sequence[Seat] | None = None,
     before: snapshots.Snapshot | None = None,
+    played_by: str | None = None,
 ) -> Game:
     """Play ``move`` for ``seat``, if the game is still at ``expected_version``.
 
@@ -35,6 +36,8 @@ def submit_move(
     read them (a board page has); else they are read. ``before``: the game's snapshot as
     the caller read it, when it has one (a board page checks the move's form with it);
     used only if it is the one of ``game``'s log at ``expected_version``.
+    ``played_by``: who played the turn for the seat's player ("bot"), marked on the move's
+    event (the rules and the record's readers ignore the key).
 
     The engine decides before the transaction, on the state at ``expected_version``; the
     transaction then appends only if the game is still there (see append_to_log), so a move
@@ -57,6 +60,11 @@ def submit_move(
         if now_at != expected_version:
             raise GameMovedOn(expected_version, now_at) from None
         raise
+    if played_by is not None:
+        decided = [
+            {**event, "played_by": played_by} if event["type"] in rules.MOVE_EVENTS else event
+            for event in decided
+        ]
     moved = copy(game)  # the caller's copy stays as read if the game has moved on
     # A move of one's own ends a run of timeouts; a bot's move after a timeout continues
     # it (the same count record_timeout() makes). The seat's row holds the count the log

@@ -93,8 +93,7 @@ def check_seats(names: list[str], emails: dict[int, str]) -> None:
 def engine_form(event: dict, final: rules.GameState) -> dict:
     """``event`` as this server appends it: numbered by the log, a bare ``game_ended``
     completed (only the game's last scores can follow the last ``round_scored``)."""
-    # Who played a move ("played_by") is the record's remark, not the log's.
-    event = {key: value for key, value in event.items() if key not in ("seq", "played_by")}
+    event = {key: value for key, value in event.items() if key != "seq"}
     if event["type"] == rules.GAME_ENDED:
         event.setdefault("scores", list(final.scores))
         event.setdefault("winners", list(final.winners))

@@ -2,6 +2,7 @@
 and taking a seat back from the bot that kept it."""
 
 from django.db import transaction
+from django.utils import timezone
 
 from accounts.models import User
 from games import rules
@@ -10,7 +11,7 @@ from games.links import rotate_link, start_fresh_link
 from games.models import Game, Seat
 from games.services import plans
 from games.services.event_log import append_to_log, lock_game
-from games.signals import seat_invited
+from games.signals import seat_invited, turn_seen
 
 
 def remind_invited(seat: Seat) -> None:
@@ -76,12 +77,18 @@ def send_fresh_link(seat: Seat, address: str) -> bool:
 
 def record_seen(seat: Seat, version: int) -> bool:
     """Record that ``seat``'s player saw their board at ``version`` (never beyond the
-    game's own version, never backwards); return whether that was news."""
-    return bool(
+    game's own version, never backwards); return whether that was news (then turn_seen
+    is sent, once it is committed)."""
+    news = bool(
         Seat.objects.filter(
             pk=seat.pk, seen_version__lt=version, game__version__gte=version
         ).update(seen_version=version)
     )
+    if news:
+        transaction.on_commit(
+            lambda: turn_seen.send(sender=Seat, seat=seat, version=version), robust=True
+        )
+    return news
 
 
 def record_browser_time_zone(seat: Seat, name: str) -> None:
@@ -94,11 +101,13 @@ def take_seat_back(seat: Seat) -> Game:
     with transaction.atomic():
         locked = lock_game(seat.game)
         seat = Seat.objects.select_for_update().get(pk=seat.pk)
-        if not seat.autopilot:
-            return locked
+        if not seat.autopilot or not seat.email:
+            return locked  # not on autopilot, or its player left (no one to take it)
         seat.autopilot = False
         seat.timeouts_in_a_row = 0
-        seat.save(update_fields=["autopilot", "timeouts_in_a_row"])
+        # A substitute takes the seat handed over to them (games.services.substitutes).
+        seat.joined_at = seat.joined_at or timezone.now()
+        seat.save(update_fields=["autopilot", "timeouts_in_a_row", "joined_at"])
         event = {"type": rules.SEAT_TAKEN_BACK, "seat": seat.position}
         append_to_log(locked, snapshots.current(locked), [event])
     return locked

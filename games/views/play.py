@@ -24,12 +24,12 @@ from games.derived import snapshots
 from games.forms import EmailForm, MoveForm
 from games.links import seat_path
 from games.models import Game, Seat
-from games.pages import board_page, talk_panel
+from games.pages import board_page, consent_panel, talk_panel
 from games.pages.board_page import PageFacts, seat_page
 from games.pages.table_read import TableRead
 from games.views.seat_link import seat_link
 from games.words.explanations import explain
-from notifications import preferences
+from notifications import channel_views, preferences
 from notifications.models import MAIL_STOPPED_COLUMNS
 from pbem import ratelimits
 
@@ -88,8 +88,13 @@ def show_board(request: HttpRequest, seat: Seat) -> HttpResponse:
         "poll_seconds": settings.RAILMAIL_BOARD_POLL_SECONDS,
         "mail_stopped": preferences.mail_stopped(seat),
     }
-    facts = PageFacts.of(seat, request.resolver_match.kwargs["token"])
-    return HttpResponse(board_page.page(request, seat, facts, around))
+    token = request.resolver_match.kwargs["token"]
+    facts = PageFacts.of(seat, token)
+
+    def channels(csrf_token: str) -> str:  # the seat's channels besides email, per request
+        return channel_views.panel(request, seat, token, csrf_token)
+
+    return HttpResponse(board_page.page(request, seat, facts, around, channels=channels))
 
 
 def play_move(request: HttpRequest, seat: Seat) -> HttpResponse:
@@ -194,6 +199,8 @@ def _board(request, seat, snapshot, form, *, status=200, moved_on=False, error=N
         "main": render_to_string("games/_board_main.html", context, request),
         "scripts": render_to_string("games/_board_scripts.html", context, request),
         "talk": talk_panel.panel(request, seat, token),
+        "consent": consent_panel.panel(seat, token),
+        "channels": channel_views.panel(request, seat, token),
     }
     return render(request, "games/board.html", page, status=409 if moved_on else status)
 

@@ -98,6 +98,12 @@ def _round_scored(event: dict, state: rules.GameState, names: Names) -> str:
 def _game_ended(event: dict, state: rules.GameState, names: Names) -> str:
     winners = event.get("winners", state.winners)
     won = and_list([_name(names, seat) for seat in winners])
+    if event.get("reason") == rules.ENDED_BY_AGREEMENT:
+        return ngettext(
+            "The players agreed to end the game: %(winners)s wins.",
+            "The players agreed to end the game: %(winners)s share the win.",
+            len(winners),
+        ) % {"winners": won}
     return ngettext(
         "The game is over: %(winners)s wins.",
         "The game is over: %(winners)s share the win.",
@@ -112,6 +118,14 @@ AROUND_PLAY = {
     rules.SEAT_TAKEN_BACK: gettext_lazy("%(player)s plays again."),
     rules.CLOCK_PAUSED: gettext_lazy("%(player)s is away: their clock is paused."),
     rules.CLOCK_RESUMED: gettext_lazy("%(player)s is back: their clock runs again."),
+    # Consent at the table, and seats changing hands (games.services.consent, .substitutes).
+    rules.TURN_TAKEN_BACK: gettext_lazy("%(player)s took back their last turn."),
+    rules.TIME_GIVEN: gettext_lazy("%(player)s gave the player to move 24 more hours."),
+    rules.END_AGREED: gettext_lazy("%(player)s agreed to end the game now."),
+    rules.NUDGED: gettext_lazy("%(player)s nudged the player to move."),
+    rules.SEAT_LEFT: gettext_lazy("%(player)s left the game: a bot plays the seat."),
+    rules.SUBSTITUTE_BACKED: gettext_lazy("%(player)s backed inviting a substitute."),
+    rules.SEAT_HANDED_OVER: gettext_lazy("%(player)s takes over the seat as a substitute."),
 }
 
 

@@ -22,7 +22,7 @@ from games.derived import snapshots
 from games.links import seat_path
 from games.models import Game
 from games.services import plans, random_deal
-from notifications import emails
+from notifications import channels, emails
 from tests.conftest import delivered
 
 pytestmark = pytest.mark.django_db
@@ -151,6 +151,11 @@ def reachable(client, game, viewer):
         message = delivered(row)
         assert message.status == message.Status.SENT, message.error
         out[f"email {message.kind}"] = message.subject + message.body_text + message.body_html
+    # Channel messages (notifications.channels): the seat's own, and the table's.
+    notice = channels.turn_notice(game, seat)
+    out["channel personal"] = notice.title + notice.body
+    notice = channels.turn_notice(game)
+    out["channel table"] = notice.title + notice.body
     return {key: normalise(value, game) for key, value in out.items()}
 
 

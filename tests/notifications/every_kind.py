@@ -6,8 +6,9 @@ from datetime import timedelta
 from django.utils import timezone
 
 from games.models import Game
+from games.services import consent
 from notifications import emails
-from notifications.models import Message
+from notifications.models import Channel, Message
 from tests.conftest import play_turn
 from tests.factories import GameFactory, UserFactory
 
@@ -27,13 +28,36 @@ def every_kind() -> dict[str, Message]:
         "reminder": emails.reminder(game, seats[game.seat_to_move], 24),
         "bot_took_over": emails.write(emails.bot_took_over(game, seats, seats[2], game.version)[0]),
         "reply_answer": emails.reply_answer(seats[0], "stale", "The game moved on."),
+        "reply_played": emails.reply_played(
+            seats[0],
+            game.version,
+            words="Denver to 1 east of Denver, 1 track, towards Omaha",
+            ignored="Thanks, Bea!",
+            in_reply_to="<reply-1@mail.example.com>",
+        ),
     }
     reader = UserFactory(email_mode="daily_digest", email="dee@example.org")
     game.seats.filter(position=game.seat_to_move).update(user=reader, email=reader.email)
+    # Mail for a seat goes to its address (compose drops a row for a former one).
+    Message.objects.filter(seat__game=game, seat__position=game.seat_to_move).update(
+        to=reader.email
+    )
     rows["digest"] = emails.digest(reader.email, timezone.now().date())
     finished = GameFactory(seats=2)
     while finished.status != "finished":
         finished = play_turn(finished)
     rows["round_scored"] = Message.objects.filter(kind="round_scored", game=finished).first()
     rows["game_over"] = Message.objects.filter(kind="game_over", game=finished).first()
+    # Consent at the table: a nudge (a reminder of its own words), an early end.
+    to_move = game.seat_to_move
+    nudged = game.seats.get(position=to_move)
+    rows["nudge"] = emails.write(emails.nudge(game, nudged, (to_move + 1) % 3, 99))
+    agreed = GameFactory(seats=2)
+    for seat in agreed.seats.all():
+        consent.agree_to_end(seat)
+    rows["game_ended_early"] = Message.objects.get(kind="game_over", game=agreed, seat__position=0)
+    # Channels besides email: a seat's channel to confirm, and one turned off.
+    channel = Channel.objects.create(url="ntfys://ntfy.sh/friday-game", seat=seats[1])
+    rows["channel_confirm"] = emails.channel_confirm(seats[1], channel)
+    rows["channel_off"] = emails.channel_off(seats[1].email, channel)
     return rows

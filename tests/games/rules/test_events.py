@@ -23,6 +23,13 @@ STABLE = {
     "SEAT_TAKEN_BACK": "seat_taken_back",
     "CLOCK_PAUSED": "clock_paused",
     "CLOCK_RESUMED": "clock_resumed",
+    "TURN_TAKEN_BACK": "turn_taken_back",
+    "TIME_GIVEN": "time_given",
+    "END_AGREED": "end_agreed",
+    "NUDGED": "nudged",
+    "SEAT_LEFT": "seat_left",
+    "SUBSTITUTE_BACKED": "substitute_backed",
+    "SEAT_HANDED_OVER": "seat_handed_over",
     "QUIET_HOURS_SET": "quiet_hours_set",
 }
 
@@ -34,6 +41,7 @@ def test_the_names_and_their_values_are_stable():
     assert not set(rules.PLAY_EVENTS) & set(rules.AROUND_PLAY_EVENTS)
     assert set(rules.MOVE_EVENTS) < set(rules.PLAY_EVENTS)
     assert set(rules.CLOCK_EVENTS) < set(rules.AROUND_PLAY_EVENTS)
+    assert set(rules.CONSENT_EVENTS) < set(rules.AROUND_PLAY_EVENTS)
 
 
 def test_the_engine_writes_only_play_events():

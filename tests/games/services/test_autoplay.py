@@ -2,7 +2,8 @@
 
 import pytest
 
-from games.bots import BOTS, DEFAULT_BOT
+from games import rules
+from games.bots import BOTS, COVER_BOT, DEFAULT_BOT
 from games.models import Game, Seat
 from games.services import SeatSpec, autoplay, create_game, load_state, start_game, submit_move
 from tests.conftest import play_turn as play_greedy_turn
@@ -28,11 +29,38 @@ def seat_to_move(game: Game) -> Seat:
 
 
 def test_bot_for_reads_the_seats_level_and_defaults_to_the_strongest():
-    game = table(bot("greedy"), bot(""), HUMAN)
-    greedy, blank, human = game.seats.all()
+    game = table(bot("greedy"), bot(""), bot("strong"), HUMAN)
+    greedy, blank, strong, human = game.seats.all()
     assert autoplay.bot_for(greedy) is BOTS["greedy"]
     assert autoplay.bot_for(blank) is BOTS[DEFAULT_BOT] is BOTS["strong"]
-    assert autoplay.bot_for(human) is BOTS["strong"]  # a timed-out player's stand-in
+    assert autoplay.bot_for(strong) is BOTS["strong"]  # the creator's bots keep their level
+
+
+def test_a_persons_seat_is_covered_by_the_greedy_bot_whatever_its_level():
+    """Walking away never pays: a timed-out or abandoned seat gets the plain bot."""
+    game = table(HUMAN, HUMAN_2)
+    human = game.seats.get(position=0)
+    assert autoplay.bot_for(human) is BOTS[COVER_BOT] is BOTS["greedy"]
+    human.autopilot = True
+    human.bot_level = "strong"  # a level left on a person's seat changes nothing
+    assert autoplay.bot_for(human) is BOTS["greedy"]
+
+
+def test_a_turn_a_bot_plays_for_a_person_is_marked_in_the_log_and_the_record():
+    game = table(HUMAN, bot("greedy"), HUMAN_2)
+    person = seat_to_move(game)
+    moved = autoplay.play_turn(game, person, game.version, reason="timeout")
+    [event] = moved.events.filter(seq=moved.version)
+    assert event.type == "start_placed" and event.data["played_by"] == "bot"
+    bot_seat = seat_to_move(moved)
+    assert bot_seat.is_bot
+    moved = autoplay.play_turn(moved, bot_seat, moved.version)
+    [own] = moved.events.filter(seq=moved.version)
+    assert "played_by" not in own.data  # a bot's own seat is played by nobody else
+    record = rules.make_record(moved.engine_events(), moved.seat_names())
+    marked = [e["seq"] for e in record["events"] if e.get("played_by") == "bot"]
+    assert marked == [event.seq]
+    assert rules.replay(moved.engine_events()).version == moved.version  # the key is ignored
 
 
 def test_bot_for_refuses_a_level_that_names_no_bot():

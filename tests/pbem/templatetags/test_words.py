@@ -2,6 +2,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.template import Context, Template
+from django.utils import translation
 
 from pbem.templatetags.words import deadline, duration, local_time
 
@@ -41,3 +42,20 @@ def test_templates_load_them():
         Context({"d": timedelta(days=3)})
     )
     assert rendered == "3\xa0days"
+
+
+@pytest.mark.parametrize(
+    "moment, zone_name, language, name",
+    [
+        (NOW, "Europe/Berlin", "de", "MEZ"),
+        (datetime(2026, 7, 1, 12, tzinfo=UTC), "Europe/Berlin", "de", "MESZ"),
+        (NOW, "Europe/Berlin", "en", "CET"),
+        (datetime(2026, 7, 1, 12, tzinfo=UTC), "Europe/Berlin", "en", "CEST"),
+        (NOW, "America/New_York", "de", "EST"),  # no German short name: the database's
+        (NOW, "America/New_York", "en", "EST"),
+        (NOW, "UTC", "de", "UTC"),
+    ],
+)
+def test_a_zone_is_named_as_the_readers_language_names_it(moment, zone_name, language, name):
+    with translation.override(language):
+        assert local_time(moment, zone_name).endswith(f" {name}")
