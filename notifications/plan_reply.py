@@ -17,7 +17,7 @@ from games.models import Seat
 from games.services import plans
 from games.words import places
 from games.words.city_names import city_name
-from notifications import emails, reply_grammar
+from notifications import emails
 
 PLAN = re.compile(r"^plan\s*:\s*(.*)$", re.IGNORECASE)
 ALL_WORDS = ("all", "alle")
@@ -33,7 +33,8 @@ class PlanRequest:
 
 def read(text: str) -> PlanRequest | None:
     """The plan a reply's first line asks for, or None when it is not about a plan."""
-    match = PLAN.match(reply_grammar.first_line(text))
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    match = PLAN.match(first)
     return PlanRequest(match[1].strip()) if match else None
 
 

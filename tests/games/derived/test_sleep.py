@@ -169,7 +169,7 @@ def test_a_reminder_in_quiet_hours_waits_for_their_end():
     seat = game.seats.get(position=game.seat_to_move)
     game = clock.set_quiet_hours(seat, "UTC", time(0, 0), time(12, 0))
     game.refresh_from_db()
-    night = game.deadline.replace(hour=3, minute=0) - timedelta(days=1)
+    night = game.deadline.replace(hour=3, minute=0, second=0, microsecond=0) - timedelta(days=1)
     assert not reminders.send_reminder(game.pk, night)
     game.refresh_from_db()
     assert game.remind_at == night.replace(hour=12)
