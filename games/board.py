@@ -234,11 +234,14 @@ def static_layer(board_name: str, name: str) -> str:
     return "".join(out)
 
 
-def render_svg(svg: dict, layer: Callable[[str, str], str] = static_layer) -> SafeString:
+def render_svg(
+    svg: dict, layer: Callable[[str, str], str] = static_layer, *, title_id: str = "board-title"
+) -> SafeString:
     """The markup of a drawing made by ``board_svg``.
 
     ``layer(board, name)`` gives each static layer's markup; a caller that caches the
-    page may give a placeholder instead and fill it in later.
+    page may give a placeholder instead and fill it in later. ``title_id``: the id of the
+    drawing's title, for a page that shows another board drawing too (ids are unique).
     """
     board = svg["board"]
     # A board to pick on is one tab stop: the arrow keys move between crossing points
@@ -249,8 +252,8 @@ def render_svg(svg: dict, layer: Callable[[str, str], str] = static_layer) -> Sa
     out = [
         f'<svg class="board{" picking" if svg["picking"] else ""}" '
         f'viewBox="0 0 {svg["width"]} {svg["height"]}"{picking} '
-        'aria-labelledby="board-title" xmlns="http://www.w3.org/2000/svg">\n'
-        f'  <title id="board-title">{escape(board_title(svg["title"]))}</title>\n'
+        f'aria-labelledby="{title_id}" xmlns="http://www.w3.org/2000/svg">\n'
+        f'  <title id="{title_id}">{escape(board_title(svg["title"]))}</title>\n'
         '  <g class="lines">\n    ',
         layer(board, "lines"),
         '\n  </g>\n  <g class="tracks">\n    ',

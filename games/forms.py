@@ -128,6 +128,7 @@ class MoveForm(forms.Form):
             )
         )
         self.may_colour = bool(state.options.exclusive_tracks) and state.exclusive_left[seat] > 0
+        self._seconds: dict[bool, dict[int, list[int]]] = {}
         if not self.may_colour:
             del self.fields["colour1"]
             del self.fields["colour2"]
@@ -144,7 +145,23 @@ class MoveForm(forms.Form):
         after any first line."""
         if self.first_line is not None:
             return rules.legal_second_line_ids(self.state, self.seat, self.first_line)
-        return second_line_ids(self.state, self.seat, self.first_line_ids)
+        found: set[int] = set()
+        for coloured in (False, True) if self.may_colour else (False,):
+            for seconds in self.seconds_after(coloured).values():
+                found.update(seconds)
+        return sorted(found)
+
+    def seconds_after(self, coloured: bool = False) -> dict[int, list[int]]:
+        """For each first line, the second lines the rules allow after it, when it is built
+        with coloured track or not: what the board's script offers once a first line is
+        picked (a second line may touch the network only through the first, or through
+        track the first joins to it)."""
+        if coloured not in self._seconds:
+            self._seconds[coloured] = {
+                line: rules.legal_second_line_ids(self.state, self.seat, line, coloured)
+                for line in self.first_line_ids
+            }
+        return self._seconds[coloured]
 
     @property
     def may_pass(self) -> bool:
