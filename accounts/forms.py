@@ -7,7 +7,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User, normalize_email
-from accounts.text import refuse_control_characters
+from helpers.text import refuse_control_characters
 
 
 class LoginForm(forms.Form):

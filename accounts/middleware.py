@@ -10,7 +10,7 @@ class AccountLanguageMiddleware:
     """Activates the language chosen in the account's preferences, if any.
 
     Runs after LocaleMiddleware (cookie, then Accept-Language) and the authentication
-    middleware; pages reached through a seat link choose again (games.languages).
+    middleware; pages reached through a seat link choose again (games.words.languages).
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:

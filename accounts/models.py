@@ -71,7 +71,7 @@ class User(AbstractBaseUser, PermissionsMixin):
     timezone = models.CharField(
         _("time zone"), max_length=64, default="UTC", help_text=_("Deadlines are shown in it.")
     )
-    # Empty until chosen: then each game's language is used (games.languages).
+    # Empty until chosen: then each game's language is used (games.words.languages).
     language = models.CharField(
         _("language"),
         max_length=8,

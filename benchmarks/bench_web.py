@@ -23,7 +23,7 @@ move (nothing rendered for the new version yet: the move itself has cached the g
 state) is timed request by request.
 
 The pool's games hold the same log, and cached states are keyed by the log's content
-(games.snapshots), so a POST finds the state before the move cached, as it does when the
+(games.derived.snapshots), so a POST finds the state before the move cached, as it does when the
 player has looked at the board before moving.
 
 Goals (issue 12): board pages >= 1/3 of the bare view; the replay page and a move POST

@@ -17,12 +17,12 @@ from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.forms import timezone_choices
-from accounts.text import refuse_control_characters
-from games import rules, talk
+from games import rules
 from games.bots import BOTS
 from games.models import Game
-from games.places import line_label, point_name
-from games.services import GameSettings, SeatSpec
+from games.services import GameSettings, SeatSpec, talk
+from games.words.places import line_label, point_name
+from helpers.text import refuse_control_characters
 
 
 class LongSelect(forms.Select):
@@ -461,7 +461,7 @@ PlayerFormSet = forms.formset_factory(
 
 
 class TalkForm(forms.Form):
-    """A table-talk message (games.talk checks the rest: length, rate, blocks)."""
+    """A table-talk message (games.services.talk checks the rest: length, rate, blocks)."""
 
     text = forms.CharField(
         label=_("Message to the table"),

@@ -93,7 +93,7 @@ def seat_for_token(
     A fresh link's token opens the seat too; with ``use`` (the request is a POST through
     it) it becomes the seat's current link, and every older link dies. ``read(game_id,
     position)`` reads the seat, with its game and account (a board page reads its whole
-    table with it: games.table_read).
+    table with it: games.pages.table_read).
     """
     try:
         payload = signing.loads(token, salt=SALT)

@@ -29,7 +29,7 @@ def default_reminder_hours() -> list[int]:
 class Game(models.Model):
     """A game, and a projection of its events kept for queries.
 
-    The columns from ``status`` down are derived from the events (see games.projection)
+    The columns from ``status`` down are derived from the events (see games.derived.projection)
     and are written only together with an append, in the same transaction.
     """
 
@@ -88,8 +88,8 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=0, help_text=_("The seq of the last event."))
     scores = models.JSONField(default=list, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    # A digest of the whole event log (games.projection.log_digest): the key of every copy
-    # derived from the log (games.snapshots), which no other log can have.
+    # A digest of the whole event log (games.derived.projection.log_digest): the key of every copy
+    # derived from the log (games.derived.snapshots), which no other log can have.
     log_digest = models.CharField(max_length=64, blank=True, editable=False)
     # Not a projection: when the minute scan next looks at the turn for a reminder. The
     # write path sets it to the turn's first reminder (reminder_moments()); the reminder
@@ -101,7 +101,7 @@ class Game(models.Model):
     thread_token = models.CharField(
         max_length=32, unique=True, default=new_thread_token, editable=False
     )
-    # When the game's latest table-talk message was written (games.talk sets it with the
+    # When the game's latest table-talk message was written (games.services.talk sets it with the
     # message): an email about a game nobody has talked in needs no look for talk.
     last_talk_at = models.DateTimeField(null=True, blank=True, editable=False)
 

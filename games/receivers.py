@@ -5,7 +5,8 @@ import logging
 from django.dispatch import receiver
 
 from accounts.signals import signed_in_by_link
-from games import autoplay, services, tasks
+from games import services, tasks
+from games.services import autoplay
 from games.signals import events_appended
 
 log = logging.getLogger(__name__)
@@ -21,7 +22,7 @@ def queue_bot_turn(sender, game, seats, **kwargs) -> None:
     except Exception:
         # The move is committed: a broker that is down (kombu's OperationalError), or a
         # bot that failed in-process, must not turn it into an error page. The bot's turn
-        # is due at once (games.projection), so the minute scan plays it.
+        # is due at once (games.derived.projection), so the minute scan plays it.
         log.exception("Could not queue the bot's turn in game %s; the scan will play it", game.pk)
 
 

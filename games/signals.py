@@ -3,11 +3,11 @@ from django.dispatch import Signal
 # Sent inside the write transaction while events are being appended, once the game's
 # projection is computed and before anything is written, with ``game``, ``state`` (the
 # engine's state after the events), ``events`` (the new Event rows, not written yet),
-# ``snapshot`` (games.snapshots.Snapshot: that state with the events of the round so far)
+# ``snapshot`` (games.derived.snapshots.Snapshot: that state with the events of the round so far)
 # and ``seats`` (the game's seats in position order, with their accounts). A receiver
 # returns the rows that must commit or roll back together with the events, such as email
 # outbox rows: new model instances, which the write path inserts in the statement that
-# appends the events (games.single_statement), skipping any that a unique constraint finds
+# appends the events (helpers.claims), skipping any that a unique constraint finds
 # written already. An exception here rolls the move back.
 events_recorded = Signal()
 

@@ -1,14 +1,16 @@
-"""Celery tasks for games: small, idempotent wrappers around games.autoplay and games.clock."""
+"""Celery tasks for games: small, idempotent wrappers around games.services.autoplay and
+games.services.clock."""
 
 import logging
-from collections.abc import Iterable
 from datetime import datetime
 
 from celery import shared_task
 from django.utils import timezone
-from kombu.exceptions import BatchPublishError, OperationalError
 
-from games import autoplay, clock
+from accounts.models import User
+from games.models import Seat
+from games.services import autoplay, clock
+from helpers.broker import queue_each
 
 log = logging.getLogger(__name__)
 
@@ -69,79 +71,24 @@ def _queue(task, ids: list[int], at: str) -> None:
     queue_each(task, [(pk, at) for pk in ids])
 
 
-def queue_each(task, calls: Iterable[tuple]) -> None:
-    """Queue ``task`` once with each argument tuple of ``calls``, over one connection to
-    the broker and, on Redis, in one round trip: the minute's jobs hand out many small
-    tasks, and a round trip for each cost more than the scan itself.
-
-    kombu's ``Producer.batch()`` (kombu 5.7) buffers the publishes in one
-    non-transactional Redis pipeline, sent when the block ends. Each call stands alone:
-    one that fails (its arguments cannot be serialized, say) is logged and the others
-    are queued. A fault of the broker's is another matter: it fails every call alike, so
-    the first one stops the batch, and if sending the pipeline fails, which of its tasks
-    arrived is unknown. Either is logged once, not raised, and loses nothing: every task
-    is idempotent and its work stays due in the database, where the next minute's scan
-    finds it again (a task that did arrive then runs twice and does its work once).
-
-    Run in-process (no broker), each call runs at once, and one broken game or account
-    does not stop the others either.
-    """
-    calls = list(calls)
-    if not calls:
-        return
-    if task.app.conf.task_always_eager:
-        for args in calls:
-            _send(task, args)
-        return
-    try:
-        with task.app.producer_or_acquire() as producer, producer.batch():
-            options = {}
-            for args in calls:
-                if _send(task, args, BROKER_FAULTS, producer=producer, **options):
-                    options = ONLY_BUFFERED
-    except BROKER_FAULTS:
-        log.exception(
-            "queueing %d %s tasks failed; the next scan finds their work again",
-            len(calls),
-            task.name,
-        )
-
-
-# Once one call has gone through (declaring the task's queue on the broker, and
-# retrying that if the connection fails), the others of the batch (the same task, so
-# the same queue) only add a command to the pipeline: no queue to declare again,
-# nothing on the network to retry. With the repr below, these take 40% off Celery's time per task.
-ONLY_BUFFERED = {"declare": [], "retry": False}
-
-# The broker unreachable (after Celery's retries), or the batch's pipeline failed.
-BROKER_FAULTS = (OperationalError, BatchPublishError)
-
-
-def _send(task, args: tuple, stop_on: tuple[type[Exception], ...] = (), **options) -> bool:
-    """Queue (or, in-process, run) ``task`` with ``args``; say whether it went. A failure
-    is logged, not raised, but for those of ``stop_on``, which concern every call alike."""
-    try:
-        # repr(), not Celery's saferepr (a fifth of the time to queue a task): the
-        # arguments are ids, addresses and ISO timestamps, shown whole in the worker's log.
-        task.apply_async(args, argsrepr=repr(args), kwargsrepr="{}", **options)
-    except stop_on:
-        raise
-    except Exception:
-        log.exception("%s of %s failed", task.name, args[0])
-        return False
-    return True
-
-
 @shared_task(acks_late=True)
 def end_vacation(user_id: int, now: str | None = None) -> bool:
-    """End account ``user_id``'s vacation if it has run out at ``now``."""
-    return clock.end_vacation(user_id, _moment(now))
+    """End account ``user_id``'s vacation if it has run out at ``now`` (a vacation begun
+    since the scan saw it run out is left alone); its clocks run again from when it ran
+    out. Running it twice ends it once."""
+    moment = _moment(now)
+    user = User.objects.filter(pk=user_id, vacation_until__lte=moment).first()
+    if user is None:
+        return False
+    clock.end_vacation(user, moment)
+    return True
 
 
 @shared_task(acks_late=True)
 def pause_clock(seat_id: int, now: str | None = None) -> bool:
     """Pause seat ``seat_id``'s clock if its player is on vacation at ``now``."""
-    return clock.pause_clock(seat_id, _moment(now))
+    seat = Seat.objects.select_related("game", "user").filter(pk=seat_id).first()
+    return seat is not None and clock.pause_clock(seat, _moment(now))
 
 
 @shared_task(acks_late=True)

@@ -1,6 +1,6 @@
 """A picture of the board for an email, drawn for its recipient when the email leaves.
 
-The board page's own drawing (games.board) is rendered to PNG by resvg (resvg-py: no
+The board page's own drawing (games.pages.drawing) is rendered to PNG by resvg (resvg-py: no
 browser, no system libraries), with the page's stylesheet and only the font the project
 installs (Debian's DejaVu Sans, scripts/install-system-deps): the same position gives the
 same bytes on every machine. Pillow then cuts it to a small palette, so that even a late
@@ -24,9 +24,9 @@ from django.utils.translation import gettext
 from PIL import Image
 
 from games import rules
-from games.board import Highlight, board_svg, render_svg
-from games.city_names import city_name
-from games.wording import and_list
+from games.pages.drawing import Highlight, board_svg, render_svg
+from games.words.city_names import city_name
+from helpers.text import and_list
 
 # Debian's fonts-dejavu-core; the only font the renderer may use.
 FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")

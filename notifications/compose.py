@@ -23,13 +23,15 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
-from accounts.text import one_line
-from games import links, narration, places, rules, snapshots, suggestions, talk, time_zones
-from games.board import seat_colour, since_last_turn
-from games.city_names import city_names
-from games.languages import language_for, language_for_address
+from games import links, rules
+from games.derived import snapshots
 from games.models import Game
-from games.wording import and_list
+from games.pages.drawing import seat_colour, since_last_turn
+from games.services import talk
+from games.words import narration, places, suggestions, time_zones
+from games.words.city_names import city_names
+from games.words.languages import language_for, language_for_address
+from helpers.text import and_list, one_line
 from notifications import board_picture, digests, emails, reply_addresses, reply_grammar
 from notifications.models import Message
 

@@ -31,10 +31,13 @@ from django.utils.translation import gettext
 from mailparser_reply import EmailReplyParser
 
 from accounts.models import normalize_email
-from games import places, rules, services, snapshots, suggestions, talk
-from games.explanations import explain
-from games.languages import language_for
+from games import rules, services
+from games.derived import snapshots
 from games.models import Seat, TalkMessage
+from games.services import talk
+from games.words import places, suggestions
+from games.words.explanations import explain
+from games.words.languages import language_for
 from notifications import emails, reply_addresses, reply_grammar
 from notifications.models import InboundMail, Message
 

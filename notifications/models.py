@@ -181,7 +181,7 @@ class MailPreference(models.Model):
 
 
 # Why mail to a seat's address is stopped or lessened, as expressions of the seat's row:
-# a board page reads them with the rest of its table (games.table_read, one query), and
+# a board page reads them with the rest of its table (games.pages.table_read, one query), and
 # neither the page nor the emails of a move made there ask again. Addresses are stored
 # normalized (lower case).
 _preference = MailPreference.objects.filter(address=models.OuterRef("email"))

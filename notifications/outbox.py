@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
-from accounts.text import one_line
+from helpers.text import one_line
 from notifications import compose
 from notifications.models import Message, Suppression
 
@@ -293,7 +293,7 @@ def with_what_emails_read(rows: QuerySet[Message]) -> list[Message]:
     for row in rows:
         if row.seat is not None and row.seat.game_id == row.game_id:
             # The seat's game is the message's: one object for both, not a query for
-            # each row when the email reads the seat's language (games.languages).
+            # each row when the email reads the seat's language (games.words.languages).
             row.seat.game = row.game
     return rows
 

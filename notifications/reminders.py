@@ -13,8 +13,8 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 
-from games.clock import on_vacation
 from games.models import Game
+from games.services.clock import on_vacation
 from notifications import emails
 from notifications.models import Message
 

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext, pgettext
 
-from games import narration
+from games.words import narration
 
 # The words that start a move, in every language the site speaks ("move" and its
 # translations in the catalogues: tests check each is here).

@@ -6,7 +6,7 @@ from celery import shared_task
 from django.db import transaction
 from django.utils import timezone
 
-from games.tasks import queue_each
+from helpers.broker import queue_each
 from notifications import digests, outbox, reminders
 
 

@@ -22,7 +22,7 @@ from django.db.models import Min
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
-from games import clock
+from games.services import clock
 from notifications.models import Message
 from pbem.celery import app as celery_app
 

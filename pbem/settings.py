@@ -6,6 +6,7 @@ to run for real; production then insists on the settings that have no safe defau
 """
 
 import os
+import sysconfig
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -62,7 +63,8 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "notifications",
-    # The site itself: its base template and stylesheet (pbem/templates, pbem/static).
+    # The site itself: its template tags and stylesheet (pbem/templatetags, pbem/static);
+    # the site-wide templates are in the top-level templates/ (SITE_TEMPLATES).
     "pbem",
 ]
 
@@ -76,7 +78,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language of a page (issue 19): the reader's cookie (the language menu), else
-    # their browser's Accept-Language; an account's choice and a seat's (games.languages)
+    # their browser's Accept-Language; an account's choice and a seat's (games.words.languages)
     # come after it.
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -85,15 +87,35 @@ MIDDLEWARE = [
     "accounts.middleware.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # The database being down answers a friendly 503 with Retry-After (pbem/middleware.py).
+    "pbem.middleware.DatabaseUnavailableMiddleware",
+    # A request over a limit gets a clear page (429) rather than django-ratelimit's 403.
+    "django_ratelimit.middleware.RatelimitMiddleware",
+    # Content-Security-Policy on every page (CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
 ]
 
 ROOT_URLCONF = "pbem.urls"
 WSGI_APPLICATION = "pbem.wsgi.application"
 
+# The site-wide templates (base page, error pages, the email layout): the checkout's
+# top-level templates/, or, installed from the wheel, the copy it carries as data.
+SITE_TEMPLATES = next(
+    (
+        folder
+        for folder in (
+            BASE_DIR / "templates",
+            Path(sysconfig.get_path("data")) / "share" / "railmail" / "templates",
+        )
+        if folder.is_dir()
+    ),
+    BASE_DIR / "templates",
+)
+
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        "DIRS": [SITE_TEMPLATES],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -105,19 +127,41 @@ TEMPLATES = [
     },
 ]
 
-# DATABASE_URL selects the database (postgres://user:password@host:5432/name in
-# production); without it, an SQLite file in the checkout needs no server at all.
-DATABASES = {
-    "default": dj_database_url.config(
+
+def database_from_environment() -> dict:
+    """The database: DATABASE_URL (postgres://user:password@host:5432/name in production),
+    or without it an SQLite file in the checkout, which needs no server at all."""
+    database = dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.getenv("DB_CONN_MAX_AGE", "0")),
         conn_health_checks=True,
     )
-}
-# PostgreSQL through Django's own backend, whose health check skips a connection that
-# served a request moments ago (pbem/postgresql/base.py).
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    DATABASES["default"]["ENGINE"] = "pbem.postgresql"
+    options = database.setdefault("OPTIONS", {})
+    if database["ENGINE"] == "django.db.backends.postgresql":
+        # Django's backend, whose health check skips a connection that served a request
+        # moments ago (helpers/postgresql/base.py).
+        database["ENGINE"] = "helpers.postgresql"
+        # A statement run DB_PREPARE_THRESHOLD times (default 5) is prepared, so the
+        # server plans it once; that needs parameters bound on the server. "off" turns
+        # both off, as a pooler that passes one client's statements to several server
+        # connections needs (PgBouncer in transaction mode without
+        # max_prepared_statements).
+        prepare_threshold = os.getenv("DB_PREPARE_THRESHOLD", "5")
+        if prepare_threshold != "off":
+            options.update(server_side_binding=True, prepare_threshold=int(prepare_threshold))
+    elif database["ENGINE"] == "django.db.backends.sqlite3":
+        # The embedded default takes concurrent requests: WAL (readers never wait for the
+        # writer), every transaction taking the write lock when it begins (two never
+        # deadlock upgrading a read lock), and a writer waiting for the lock, not failing.
+        options.update(
+            transaction_mode="IMMEDIATE",
+            timeout=20,
+            init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        )
+    return database
+
+
+DATABASES = {"default": database_from_environment()}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -338,11 +382,8 @@ CACHES["shared"] = {
     **({} if RATELIMIT_REDIS_URL else {"LOCATION": str(VAR_DIR / "shared")}),
 }
 RAILMAIL_SHARED_CACHE = "shared"
-# The database being down answers a friendly 503 with Retry-After (pbem/middleware.py).
-MIDDLEWARE += ["pbem.middleware.DatabaseUnavailableMiddleware"]
 
-# A request over a limit gets a clear page (429) rather than django-ratelimit's 403.
-MIDDLEWARE += ["django_ratelimit.middleware.RatelimitMiddleware"]
+# django-ratelimit's page for a request over a limit.
 RATELIMIT_VIEW = "pbem.views.rate_limited"
 # The request.META key holding the client's address, set by the trusted reverse proxy
 # (e.g. HTTP_X_REAL_IP or HTTP_X_FORWARDED_FOR; see deploy/README.md). REMOTE_ADDR when
@@ -377,7 +418,6 @@ if PRODUCTION and ANYMAIL_ESP:
 # Content-Security-Policy on every page (django-csp): scripts and styles only from our own
 # static files, never inline. The local mailbox's email view has a policy of its own
 # (notifications/views.py).
-MIDDLEWARE += ["csp.middleware.CSPMiddleware"]
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
@@ -390,29 +430,3 @@ CONTENT_SECURITY_POLICY = {
         "form-action": ["'self'"],
     }
 }
-
-# On PostgreSQL, a connection prepares each statement it has run DB_PREPARE_THRESHOLD
-# times (default 5), so the server plans it once rather than on every run: the plan of a
-# board page's one read took twice as long as running it. Preparing needs parameters bound
-# on the server. DB_PREPARE_THRESHOLD=off turns both off, as a pooler that passes one
-# client's statements to several server connections needs (PgBouncer in transaction mode
-# without max_prepared_statements).
-if DATABASES["default"]["ENGINE"] == "pbem.postgresql":
-    _prepare_threshold = os.getenv("DB_PREPARE_THRESHOLD", "5")
-    if _prepare_threshold != "off":
-        DATABASES["default"].setdefault("OPTIONS", {}).update(
-            server_side_binding=True, prepare_threshold=int(_prepare_threshold)
-        )
-
-# The embedded default takes concurrent requests: SQLite in WAL mode (readers never wait
-# for the writer), every transaction taking the write lock when it begins (so two never
-# deadlock upgrading a read lock, which SQLite answers at once with "database is locked"),
-# and a writer waiting up to "timeout" seconds for the lock instead of failing.
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {
-            "transaction_mode": "IMMEDIATE",
-            "timeout": 20,
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
-        }
-    )

@@ -6,11 +6,11 @@ from django.core import mail
 from django.core.cache import cache
 
 from accounts.models import User
-from games import snapshots
 from games.bots import greedy_move
+from games.derived import snapshots
 from games.services import load_state, submit_move
 
-ON_POSTGRES = settings.DATABASES["default"]["ENGINE"] == "pbem.postgresql"
+ON_POSTGRES = settings.DATABASES["default"]["ENGINE"] == "helpers.postgresql"
 
 
 # Fixtures that give a test the database: a test without them (or the django_db mark)
@@ -36,13 +36,13 @@ BOTH_DATABASES = (
     "tests/accounts/test_models.py",
     "tests/accounts/test_language.py",
     "tests/games/test_scan.py",
-    "tests/games/test_services.py",
+    "tests/games/services/test_moves.py",
     "tests/games/test_hidden_information.py",
-    "tests/games/test_talk.py",
-    "tests/games/test_compiled_query.py",
-    "tests/games/test_single_statement.py",
-    "tests/games/test_table_read.py",
-    "tests/games/views/test_cached_pages.py",
+    "tests/games/services/test_talk.py",
+    "tests/helpers/test_compiled_queries.py",
+    "tests/helpers/test_claims.py",
+    "tests/games/pages/test_table_read.py",
+    "tests/games/pages/test_page_cache.py",
     "tests/notifications/test_views.py",
     "tests/notifications/test_digests.py",
     "tests/notifications/test_emails.py",

@@ -30,7 +30,7 @@ class GameFactory(factory.django.DjangoModelFactory):
     ``GameFactory()`` is a started 3-seat TransAmerica game; ``started=False`` leaves it
     in setup, ``seats=N`` changes the table, ``language="de"`` its language, and
     ``bots="greedy"`` (a name from ``games.bots.BOTS``) seats that bot everywhere instead
-    of people; they start to move once the start commits (games.autoplay), so not in a
+    of people; they start to move once the start commits (games.services.autoplay), so not in a
     test that never commits.
     """
 

@@ -1,7 +1,9 @@
 """The project's modules depend in one direction only (DESIGN.md, "Layers").
 
-Inner layers, innermost first: ``games.rules`` (the pure engine), ``games.bots`` (players
-that use only the engine), ``accounts``, ``games``, ``notifications``. A module may import
+Inner layers, innermost first: ``helpers`` (code with no domain: it imports only the
+standard library, Django, Celery and kombu), ``games.rules`` (the pure engine: it imports
+nothing of the project and no library), ``games.bots`` (players that use only the engine),
+``accounts``, ``games``, ``notifications``. A module may import
 its own layer and the layers inside it, never one outside it. Views, URLs, admin, template
 tags, app configs, management commands, migrations and ``pbem`` are the outer layer and may
 import anything. Task modules may import logic and other task modules; logic never imports
@@ -11,14 +13,17 @@ Every import counts, those inside functions included.
 """
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("accounts", "games", "notifications", "pbem")
+PACKAGES = ("helpers", "accounts", "games", "notifications", "pbem")
 # Innermost first: a module may import from its own layer and those before it.
-LAYERS = ("games.rules", "games.bots", "accounts", "games", "notifications")
+LAYERS = ("helpers", "games.rules", "games.bots", "accounts", "games", "notifications")
+# What the innermost layers may import besides the standard library.
+ALLOWED_LIBRARIES = {"helpers": {"django", "celery", "kombu"}, "games.rules": set()}
 OUTER_PARTS = {"views", "urls", "admin", "templatetags", "apps", "management", "migrations"}
 # Modules that may queue work, and so import task modules.
 QUEUERS = {"tasks", "receivers"}
@@ -38,6 +43,15 @@ def project_modules() -> dict[str, Path]:
 
 def imports_of(module: str, source: str, is_package: bool = False) -> set[str]:
     """The project modules ``source`` (the text of ``module``) imports, anywhere in it."""
+    return {
+        name
+        for name in all_imports_of(module, source, is_package)
+        if name.split(".")[0] in PACKAGES
+    }
+
+
+def all_imports_of(module: str, source: str, is_package: bool = False) -> set[str]:
+    """Every module ``source`` (the text of ``module``) imports, anywhere in it."""
     package = module if is_package else module.rpartition(".")[0]
     found = set()
     for node in ast.walk(ast.parse(source)):
@@ -52,7 +66,7 @@ def imports_of(module: str, source: str, is_package: bool = False) -> set[str]:
             found.add(base)
             # "from games import rules" imports the module games.rules.
             found.update(f"{base}.{alias.name}" for alias in node.names)
-    return {name for name in found if name.split(".")[0] in PACKAGES}
+    return found
 
 
 def layer_of(module: str) -> str:
@@ -77,6 +91,8 @@ def violation(source: str, target: str) -> str | None:
         return None
     if dst == "outer":
         return f"{source} ({src}) imports the outer layer's {target}"
+    if src in ALLOWED_LIBRARIES and dst != src:
+        return f"{source} ({src}) imports the project's {target}: it may import only itself"
     if LAYERS.index(dst) > LAYERS.index(src):
         return f"{source} ({src}) imports {target} ({dst}), a layer outside it"
     if is_task_module(target) and source.rpartition(".")[2] not in QUEUERS:
@@ -114,6 +130,10 @@ def test_no_module_imports_outwards():
         ("games.services", "import games.tasks", True),
         ("games.receivers", "from games import tasks", False),
         ("games.services", "from accounts.models import User", False),
+        ("games.services.moves", "from helpers.claims import Claim", False),
+        ("helpers.claims", "from games.models import Game", True),
+        ("helpers.text", "from accounts import models", True),
+        ("games.rules.turns", "from helpers import text", True),
         ("notifications.emails", "from games import links", False),
         ("games.services", "from games.views import play", True),
         ("games.views.play", "from notifications import emails", False),
@@ -125,6 +145,26 @@ def test_the_rule_catches_outward_imports(source, text, wrong):
     targets = imports_of(source, text)
     flagged = [t for t in targets if t.count(".") and violation(source, t)]
     assert bool(flagged) == wrong, targets
+
+
+def library_violations() -> list[str]:
+    """Imports of libraries by the innermost layers beyond what ALLOWED_LIBRARIES lets in."""
+    found = []
+    for module, path in sorted(project_modules().items()):
+        allowed = ALLOWED_LIBRARIES.get(layer_of(module))
+        if allowed is None:
+            continue
+        for name in all_imports_of(module, path.read_text(), path.name == "__init__.py"):
+            top = name.split(".")[0]
+            if top and top not in PACKAGES and top not in sys.stdlib_module_names | allowed:
+                found.append(f"{module} ({layer_of(module)}) imports the library {name}")
+    return found
+
+
+def test_the_innermost_layers_import_only_what_they_may():
+    """helpers: the standard library, Django, Celery and kombu; the engine: the standard
+    library alone (and nothing of the project: see violation())."""
+    assert library_violations() == []
 
 
 def test_every_module_is_in_a_layer():

@@ -4,7 +4,7 @@ Finished games are public. A game still running is shown only to its players: a
 signed-in player holding a seat, or whoever opened a seat's link (the replay is then
 reached under that link, /s/<token>/history/; a bad link gets the bad-link page).
 Everybody else gets a 404, as for a game that does not exist. Other players' hands are
-hidden as games.replay_page says.
+hidden as games.pages.replay_page says.
 """
 
 import json
@@ -17,9 +17,10 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 
-from games import finished_games, links, replay_page
+from games import links
 from games.forms import PlayerFilterForm, ReplayStepForm
 from games.models import Game, Seat
+from games.pages import finished_games, replay_page
 from games.views.seat_link import seat_link
 
 GAMES_PER_PAGE = 20

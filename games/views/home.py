@@ -3,7 +3,7 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from games import dashboard, finished_games
+from games.pages import dashboard, finished_games
 
 RECENT_FINISHED_GAMES = 5
 

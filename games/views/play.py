@@ -19,14 +19,16 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import board_page, rules, services, snapshots, talk_panel
-from games.board_page import Table, seat_page
-from games.explanations import explain
+from games import rules, services
+from games.derived import snapshots
 from games.forms import EmailForm, MoveForm
 from games.links import seat_path
 from games.models import Game, Seat
-from games.table_read import TableRead
+from games.pages import board_page, talk_panel
+from games.pages.board_page import PageFacts, seat_page
+from games.pages.table_read import TableRead
 from games.views.seat_link import seat_link
+from games.words.explanations import explain
 from notifications import preferences
 from notifications.models import MAIL_STOPPED_COLUMNS
 from pbem import ratelimits
@@ -76,7 +78,7 @@ def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
             and game.seat_to_move == seat.position
             and not seat.is_bot
         )
-        table = Table.of(seat, token)
+        table = PageFacts.of(seat, token)
         around = {
             "your_turn": your_turn,
             # Where the player's move led: it is in, and the game waits for others.
@@ -169,7 +171,7 @@ def waiting_elsewhere(seat: Seat) -> dict | None:
 def _board(request, seat, snapshot, form, *, status=200, moved_on=False, error=None):
     """The page after a move that was not taken: rendered afresh, never cached."""
     token = request.resolver_match.kwargs["token"]
-    table = Table.of(seat, token)
+    table = PageFacts.of(seat, token)
     context = seat_page(snapshot, table, form)
     context["moved_on"] = moved_on
     context["error_form"] = error

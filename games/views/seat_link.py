@@ -8,9 +8,9 @@ from django.shortcuts import render
 from django.utils import translation
 
 from games.forms import EmailForm
-from games.languages import language_for
 from games.links import BadLink, read_seat, seat_for_token
 from games.models import Seat
+from games.words.languages import language_for
 
 
 def seat_link(

@@ -14,9 +14,9 @@ from django.views.decorators.http import require_POST
 
 from games import services
 from games.forms import NewGameForm, PlayerFormSet, ReplacePlayerForm
-from games.invitations import have_played_together
 from games.links import seat_path
 from games.models import Game, Seat
+from games.services.invitations import have_played_together
 from pbem import ratelimits
 
 

@@ -12,12 +12,14 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from games import rules, services, snapshots, suggestions
-from games.board import Highlight, board_svg, render_svg
-from games.explanations import explain
+from games import rules, services
+from games.derived import snapshots
 from games.links import seat_path
 from games.models import Seat
+from games.pages.drawing import Highlight, board_svg, render_svg
 from games.views.seat_link import seat_link
+from games.words import suggestions
+from games.words.explanations import explain
 
 
 @require_http_methods(["GET", "POST"])

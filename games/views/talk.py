@@ -10,10 +10,10 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import talk
 from games.forms import TalkForm
 from games.links import seat_path
 from games.models import Seat, TalkMessage
+from games.services import talk
 from games.views.seat_link import seat_link
 
 

@@ -12,9 +12,10 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from games import services, time_zones
+from games import services
 from games.models import Seat
 from games.views.seat_link import seat_link
+from games.words import time_zones
 
 
 class SeenForm(forms.Form):

@@ -22,8 +22,8 @@ from django.utils.formats import date_format
 from django.utils.timesince import timesince
 from django.utils.translation import gettext, pgettext
 
-from games.time_zones import zone
-from games.wording import and_list
+from games.words.time_zones import zone
+from helpers.text import and_list
 
 register = template.Library()
 

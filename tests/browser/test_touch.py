@@ -8,9 +8,9 @@ import pytest
 from django.utils import translation
 from django.utils.translation import gettext
 
-from games import places
 from games.links import seat_path
 from games.services import load_state
+from games.words import places
 from tests.conftest import play_turn
 from tests.factories import GameFactory
 

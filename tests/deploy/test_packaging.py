@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("accounts", "games", "notifications", "pbem")
+APPS = ("helpers", "accounts", "games", "notifications", "pbem")
+# The site-wide templates, carried as data (pyproject.toml) where pbem.settings finds them.
+SITE_TEMPLATES = "railmail-0.1.0.data/data/share/railmail/templates"
 
 # With the smoke test, on one test worker: they share the wheel and its virtualenv.
 pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("installed_wheel")]
@@ -27,6 +29,8 @@ def files_in_checkout() -> set[str]:
                 if path.is_file():
                     wanted.add(path.relative_to(ROOT).as_posix())
     wanted.update(p.relative_to(ROOT).as_posix() for p in (ROOT / "games/rules/boards").glob("*"))
+    site = ROOT / "templates"
+    wanted.update(f"{SITE_TEMPLATES}/{p.relative_to(site).as_posix()}" for p in site.rglob("*.*"))
     return wanted
 
 

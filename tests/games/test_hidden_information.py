@@ -17,9 +17,11 @@ import pytest
 from django.core.cache import cache
 from django.urls import NoReverseMatch, reverse
 
-from games import rules, services, snapshots
+from games import rules, services
+from games.derived import snapshots
 from games.links import seat_path
 from games.models import Game
+from games.services import random_deal
 from notifications import emails
 from tests.conftest import delivered
 
@@ -54,7 +56,7 @@ def hands_for(board, others_variant):
 def make_game(monkeypatch, variant):
     board = rules.get_board("transamerica")
     hands = hands_for(board, variant)
-    monkeypatch.setattr(services, "deal_round", lambda state: rules.round_started(state, hands))
+    monkeypatch.setattr(random_deal, "deal_round", lambda state: rules.round_started(state, hands))
     players = [(f"Player {n}", f"seat{n}@example.com") for n in range(3)]
     game = services.create_game("transamerica", None, players)
     game.title = "Hidden"

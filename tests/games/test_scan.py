@@ -81,7 +81,7 @@ def test_with_the_broker_down_the_scan_says_so_once_and_the_next_scan_does_the_w
         start_vacation(user, 2, now=now - timedelta(days=3))  # has run out
     on_vacation = User.objects.filter(vacation_until__isnull=False)
 
-    with broker_down(), caplog.at_level(logging.ERROR, logger="games.tasks"):
+    with broker_down(), caplog.at_level(logging.ERROR, logger="helpers.broker"):
         report = game_tasks.scan_clock(now.isoformat())
 
     # Every call would fail alike: one line for the batch, not one per task.

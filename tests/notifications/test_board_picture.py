@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from games import bots, rules
-from games.board import since_last_turn
+from games.pages.drawing import since_last_turn
 from notifications import board_picture
 from tests.conftest import delivered
 from tests.factories import GameFactory

@@ -13,10 +13,11 @@ from django.test import Client
 from django.utils import translation
 from django.utils.translation import gettext
 
-from games import places, rules, suggestions
+from games import rules
 from games.bots import greedy_move
 from games.models import TalkMessage
 from games.services import load_state, submit_move
+from games.words import places, suggestions
 from notifications import emails, reply_addresses, reply_grammar
 from notifications.management.commands.receive_mail import ReplyHandler
 from notifications.models import InboundMail, Message

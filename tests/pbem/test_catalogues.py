@@ -18,7 +18,8 @@ from django.conf import settings
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "pbem" / "locale"
-APPS = ("accounts", "games", "notifications", "pbem")
+# Every folder with code or templates whose strings are marked for translation.
+SOURCES = ("helpers", "accounts", "games", "notifications", "pbem", "templates")
 CATALOGUES = sorted(LOCALE.glob("*/LC_MESSAGES/*.po"))
 
 pytestmark = pytest.mark.skipif(
@@ -51,8 +52,8 @@ def test_committed_catalogue_is_complete(po):
 
 def test_catalogue_holds_every_marked_string(tmp_path):
     """Extract afresh into a copy: nothing marked may be missing from the catalogue."""
-    for app in APPS:
-        shutil.copytree(ROOT / app, tmp_path / app, ignore=shutil.ignore_patterns("*.pyc"))
+    for folder in SOURCES:
+        shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("*.pyc"))
     shutil.copy(ROOT / "manage.py", tmp_path)
     done = subprocess.run(
         [sys.executable, "manage.py", "makemessages", "--locale=de", "--no-obsolete"],

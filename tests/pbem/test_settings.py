@@ -73,7 +73,7 @@ def test_with_nothing_set_it_runs_locally_without_other_servers():
 def test_production_reads_everything_from_the_environment():
     shown = settings_for(PRODUCTION)
     assert shown["DEBUG"] is False
-    assert shown["ENGINE"] == "pbem.postgresql"
+    assert shown["ENGINE"] == "helpers.postgresql"
     assert shown["DB_NAME"] == "railmail"
     assert shown["EAGER"] is False
     assert shown["BROKER"] == "redis://cache.internal:6379/0"

@@ -2,8 +2,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import replay_page
 from games.models import Game
+from games.pages import replay_page
 
 
 class Command(BaseCommand):

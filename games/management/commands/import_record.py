@@ -1,7 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from games import record_import, rules
+from games import rules
 from games.management.record_files import read_record_file
+from games.services import record_import
 
 
 def seat_address(text: str) -> tuple[int, str]:

@@ -3,8 +3,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import rules
+from games.derived.projection import differences, log_digest, project
 from games.models import Game
-from games.projection import differences, log_digest, project
 
 
 class Command(BaseCommand):

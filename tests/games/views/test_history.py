@@ -3,8 +3,9 @@ import json
 import pytest
 from django.urls import reverse
 
-from games import finished_games, rules
+from games import rules
 from games.links import rotate_link, seat_path
+from games.pages import finished_games
 from games.views import history as history_views
 from tests.conftest import play_turn
 from tests.factories import GameFactory, UserFactory, running_game_in_round_2, simulated_game

@@ -5,9 +5,9 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
-from games.city_names import city_name
 from games.links import make_token, seat_path
 from games.services import load_state
+from games.words.city_names import city_name
 from tests.factories import GameFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

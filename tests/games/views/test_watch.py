@@ -83,7 +83,7 @@ def test_the_board_page_carries_what_its_script_needs(client):
 
 
 def test_the_browsers_time_zone_is_kept_for_a_player_without_an_account(client):
-    from games.time_zones import zone_for
+    from games.words.time_zones import zone_for
 
     game = GameFactory()
     seat = game.seats.get(position=0)

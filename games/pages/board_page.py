@@ -1,0 +1,330 @@
+"""What a seat's board page shows: the data behind games/board.html.
+
+Everything here is computed for one viewing seat. Other seats' hands appear only once
+they are public (the engine's ``hands_visible_to``, and the scored round's hands).
+
+The page is a function of the game's snapshot (its version and log digest), of a
+``PageFacts`` (the few other facts it shows) and of what the view reads around the board; it
+is rendered once per all of them and cached (games.pages.page_cache). A GET reads the seat, its
+game and the seats in one statement (games.pages.table_read), and fills in the CSRF token and
+the table talk.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.http import HttpRequest
+from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
+from django.utils.translation import gettext, pgettext
+
+from games import rules
+from games.derived import snapshots
+from games.forms import MoveForm
+from games.models import Game, Seat
+from games.pages import page_cache, talk_panel
+from games.pages.drawing import (
+    board_svg,
+    last_turn,
+    layout,
+    render_svg,
+    seat_colour,
+    since_last_turn,
+    static_layer,
+)
+from games.pages.table_read import SeatRow
+from games.words import narration, places, time_zones
+from games.words.city_names import city_name, city_names
+
+
+@dataclass(frozen=True)
+class PageFacts:
+    """What a board page shows besides the game's log: plain values only, so that it can
+    be part of the cache key of the page's rendering."""
+
+    title: str
+    deadline: datetime | None
+    viewer: int
+    viewer_is_bot: bool
+    token: str  # the seat link's, for the page's own links
+    timezone: str
+    seats: tuple[SeatRow, ...]
+
+    @classmethod
+    def of(cls, seat: Seat, token: str) -> PageFacts:
+        """The facts of ``seat``'s page, from what was read with the seat (its game, its
+        account and its ``table``: games.pages.table_read)."""
+        game = seat.game
+        account = seat.user.timezone if seat.user_id else None
+        return cls(
+            title=game.display_name,
+            deadline=game.deadline,
+            viewer=seat.position,
+            viewer_is_bot=seat.is_bot,
+            token=token,
+            timezone=time_zones.zone_name_for(account, game, seat.browser_time_zone),
+            seats=seat.table,
+        )
+
+
+def is_my_turn(state: rules.GameState, table: PageFacts) -> bool:
+    return state.seat_to_move == table.viewer and not table.viewer_is_bot
+
+
+def seat_page(
+    snapshot: snapshots.Snapshot, table: PageFacts, form: MoveForm | None, layer=static_layer
+) -> dict:
+    """The template context of the board part of a seat's page (games/_board_main.html
+    and games/_board_scripts.html). ``form`` is the move form, or None when it is not the
+    seat's turn. ``layer`` draws the board's static layers (see games.pages.drawing.render_svg)."""
+    state = snapshot.state
+    names = [s.name for s in table.seats]
+    viewer = table.viewer
+    my_turn = form is not None
+    pickable_lines = set(form.first_line_ids) | set(form.second_line_ids) if my_turn else ()
+    pickable_points = form.start_point_ids if my_turn else ()
+    visible = rules.hands_visible_to(state, viewer) if state.hands else []
+    players = [
+        {
+            "position": s.position,
+            "name": s.name,
+            "colour": seat_colour(s.position),
+            "score": state.scores[s.position] if state.scores else None,
+            "is_bot": s.is_bot or s.autopilot,
+            "joined": s.joined,
+            "to_move": state.seat_to_move == s.position,
+            "is_viewer": s.position == viewer,
+            # Public only: after the game ended, every hand of the last round.
+            "hand": (city_names(visible[s.position]) if visible and s.position != viewer else None),
+        }
+        for s in table.seats
+    ]
+    own_hand = []
+    missing = None
+    if state.hands and state.phase in (rules.PLACING, rules.BUILDING, rules.ROUND_OVER):
+        board = state.board
+        joined = set(rules.network(state, viewer))
+        own_hand = [
+            {
+                "name": city_name(name),
+                "colour": board.city_by_name[name].colour,
+                "reached": board.city_point(name) in joined,
+            }
+            for name in state.hands[viewer]
+        ]
+        if state.starts[viewer] is not None:
+            missing = rules.missing_cost(state, viewer)
+    events = list(snapshot.round_events)
+    # Everything the others did since the viewer last moved: marked on the board and told
+    # in words beside it (for someone not at the table, the last turn).
+    if viewer is not None and state.seat_to_move is not None:
+        highlight = since_last_turn(state, events, viewer)
+        since = narration.since_last_turn(state, viewer, events, names)
+    else:
+        highlight, since = last_turn(state, events), []
+    svg = board_svg(
+        state,
+        viewer,
+        highlight=highlight,
+        seat_names=names,
+        pickable_lines=pickable_lines,
+        pickable_points=pickable_points,
+    )
+    to_move = state.seat_to_move
+    return {
+        "title": table.title,
+        "deadline": table.deadline,
+        "tz": zoneinfo.ZoneInfo(table.timezone),
+        "token": table.token,
+        "state": state,
+        "players": players,
+        "own_hand": own_hand,
+        "missing_cost": missing,
+        "my_turn": my_turn,
+        "form": form,
+        "to_move": names[to_move] if to_move is not None else None,
+        "last_scoring": _last_scoring(state, names),
+        "winners": [names[w] for w in state.winners],
+        "since": since,
+        "svg": render_svg(svg, layer),
+        "pick_data": _pick_data(state, viewer, form) if my_turn else None,
+    }
+
+
+def page(request: HttpRequest, seat: Seat, table: PageFacts, around: dict) -> bytes:
+    """``seat``'s whole board page as a GET shows it (games/board.html), as UTF-8.
+
+    Rendered once and cached for its inputs: the game's version and log digest, the
+    ``table`` (``PageFacts.of``), ``around`` (what the view read for the page around the
+    board: plain values only), the seat's own banner facts, the page's path and the
+    signed-in account's name. Filled in per request: the CSRF token and the table talk
+    panel (read afresh each time). A request with messages to show (after joining, or
+    writing at the table) is rendered afresh.
+    """
+    game, token = seat.game, table.token
+    inputs = (
+        snapshots.key_for(game.version, game.log_digest),
+        table,
+        around,
+        (seat.autopilot, seat.timeouts_in_a_row),
+    )
+
+    def render(holes: page_cache.Holes) -> str:
+        context = {
+            "game": game,
+            "seat": seat,
+            "token": token,
+            **around,
+            **board_parts(game, table, holes),
+            "talk": holes.insert("talk"),
+            "csrf_token": holes.csrf_token,
+        }
+        return render_to_string("games/board.html", context, request)
+
+    # One token for the page's forms and the panel's: each get_token() masks it anew.
+    csrf_token = get_token(request)
+    talk = talk_panel.panel(request, seat, token, csrf_token=csrf_token)
+    # Without a digest, no key names this log (never so for a game recorded through the
+    # write path): rendered afresh.
+    fresh = not game.log_digest
+    return page_cache.page(
+        request, "board-page", inputs, render, fresh=fresh, csrf_token=csrf_token, talk=talk
+    )
+
+
+def board_parts(game: Game, table: PageFacts, holes: page_cache.Holes) -> dict[str, str]:
+    """The board part of a page (games/_board_main.html and games/_board_scripts.html),
+    with the move form when it is the viewer's turn, rendered with ``holes``."""
+    snapshot = snapshots.current(game)
+    state = snapshot.state
+    form = None
+    if is_my_turn(state, table):
+        form = MoveForm(state=state, seat=table.viewer, initial={"version": snapshot.version})
+    context = seat_page(snapshot, table, form, holes.layer)
+    context["round_summary"] = round_summary(game, snapshot, table, holes.layer)
+    context["csrf_token"] = holes.csrf_token
+    return {
+        "main": render_to_string("games/_board_main.html", context),
+        "scripts": render_to_string("games/_board_scripts.html", context),
+    }
+
+
+def _last_scoring(state: rules.GameState, names: list[str]) -> list[dict] | None:
+    """The last scored round, hands included: public once the round is scored."""
+    scoring = state.last_scoring
+    if not scoring:
+        return None
+    return [
+        {
+            "name": name,
+            "loss": scoring["losses"][n],
+            "score": scoring["scores"][n],
+            "hand": city_names(scoring["hands"][n]) if "hands" in scoring else [],
+            "connected": n in scoring["connected"],
+        }
+        for n, name in enumerate(names)
+    ]
+
+
+def _pick_data(state: rules.GameState, viewer: int, form: MoveForm) -> dict:
+    """What the board's script needs to let the player click only legal picks.
+
+    Public facts only: the board's lines, the viewer's own network and what may be built.
+    """
+    board = state.board
+    lines = {
+        str(i): [board.lines[i][0], board.lines[i][1], board.lines[i][2]]
+        for i in sorted(set(form.first_line_ids) | set(form.second_line_ids))
+    }
+    network = sorted(rules.network(state, viewer))
+    pos, _width, _height = layout(board)
+    # Where the view starts on a phone: the middle of the player's network, or of their
+    # own cities before they have one.
+    around = network or [board.city_point(name) for name in state.hands[viewer]]
+    centre = [sum(pos[p][i] for p in around) / len(around) for i in (0, 1)] if around else None
+    return {
+        "placing": form.placing,
+        "network": network,
+        "first": form.first_line_ids,
+        # Exactly the second lines the rules allow after each first line, by how the first
+        # is built (coloured track only when the seat may use it).
+        "after": _by_line(form.seconds_after(coloured=False)),
+        "after_coloured": _by_line(form.seconds_after(coloured=True)) if form.may_colour else None,
+        "lines": lines,
+        # For tapping a point and then one of its lines by direction (a phone's way).
+        "positions": pos,
+        "coords": [list(point) for point in board.points],
+        "names": list(places.point_names(board)),
+        "directions": places.direction_names(),
+        # The script's sentences, in the reader's language; it fills in %(point)s and
+        # %(one)s/%(other)s itself.
+        "words": {
+            "from": gettext("From %(point)s, build towards:"),
+            "nothing_from": gettext("No line you may build starts at %(point)s."),
+            "line": pgettext("line", "%(one)s to %(other)s"),
+            "at": gettext("Crossing point: %(point)s"),
+            # A direction button for a double line: "east (double)".
+            "double": gettext("%(direction)s (double line)"),
+            # Under the board, what the player has picked or may pick, and why nothing
+            # was sent (the same words as the form's).
+            "place": gettext("Pick a free crossing point on the board for your start marker."),
+            "place_picked": gettext("Start marker on %(point)s."),
+            "build_tap": gettext(
+                "Tap a crossing point of your network, then the direction to build in."
+            ),
+            "build_click": gettext(
+                "Click a line touching your network: one or two single lines, or one double line."
+            ),
+            "picked": gettext("Picked: %(lines)s. Cost so far: %(cost)s of 2."),
+            "may_add": gettext("You may add a second line, or build."),
+            "pass": gettext("None of your lines can be extended: you pass this turn."),
+            "no_line": gettext("Pick one or two lines to build."),
+            "no_point": gettext("Pick a crossing point for your start marker."),
+        },
+        "centre": centre,
+        "may_colour": form.may_colour,
+        "coloured_left": state.exclusive_left[viewer] if state.exclusive_left else 0,
+    }
+
+
+def _by_line(seconds: dict[int, list[int]]) -> dict[str, list[str]]:
+    """Line ids as the script keys them (strings, as its picks are)."""
+    return {str(first): [str(line) for line in after] for first, after in seconds.items() if after}
+
+
+def round_summary(
+    game: Game, snapshot: snapshots.Snapshot, table: PageFacts, layer=static_layer
+) -> dict | None:
+    """The round that ended before this one, for a player who has not moved since: its
+    final board with every hand (public now), who closed it and the losses. None once the
+    player has moved in the new round (or in the first round, or when the game is over)."""
+    state, viewer = snapshot.state, table.viewer
+    events = list(snapshot.round_events)
+    if state.is_over or state.round < 2 or not events or events[0]["type"] != rules.ROUND_STARTED:
+        return None
+    if any(e["type"] in rules.MOVE_EVENTS and e["seat"] == viewer for e in events):
+        return None
+    ended = snapshots.at(game, events[0]["seq"] - 1).state
+    scoring = ended.last_scoring
+    names = [row.name for row in table.seats]
+    everyone = [city for hand in scoring["hands"] for city in hand]
+    svg = board_svg(ended, viewer, marked_cities=everyone, seat_names=names)
+    return {
+        "round": scoring["round"],
+        "next_round": state.round,
+        "closer": [names[p] for p in scoring["connected"]],
+        "rows": [
+            {
+                "name": names[p],
+                "hand": city_names(scoring["hands"][p]),
+                "loss": scoring["losses"][p],
+            }
+            for p in range(len(names))
+        ],
+        # Its own title id: the live board below has "board-title".
+        "svg": render_svg(svg, layer, title_id="summary-board-title"),
+        "key": f"railmail:summary:{game.pk}:{scoring['round']}",
+    }

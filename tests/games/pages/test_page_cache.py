@@ -1,0 +1,202 @@
+"""The board and replay pages are rendered once per game version and cached
+(games.pages.page_cache): whatever else they show is part of the key, and what differs per
+request (the CSRF token) is filled in per request."""
+
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import django
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.test.signals import template_rendered
+
+from accounts.models import User
+from games import rules
+from games.links import seat_path
+from games.pages.page_cache import SOURCE_SUFFIXES, page_sources, sources_stamp
+from games.services import load_state, talk
+from tests.conftest import play_turn
+from tests.factories import GameFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def token_in(page: bytes) -> str:
+    return re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1).decode()
+
+
+def test_each_visitor_gets_a_working_csrf_token_of_their_own():
+    game = GameFactory()
+    seat = game.seats.get(position=game.seat_to_move)
+    first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    page = first.get(seat_path(seat)).content
+    cached = second.get(seat_path(seat)).content  # the same page, from the cache
+    assert token_in(page) != token_in(cached)
+    state = load_state(game)
+    point = state.board.point_index[rules.legal_start_points(state)[0]]
+    move = {"csrfmiddlewaretoken": token_in(cached), "version": game.version, "point": point}
+    assert second.post(seat_path(seat), move).status_code == 302
+
+
+def test_a_move_shows_at_once_to_everyone(client):
+    game = GameFactory()
+    watcher = game.seats.get(position=(game.seat_to_move + 1) % 3)
+    mover = game.seats.get(position=game.seat_to_move)
+    assert f"{mover.name} to move".encode() in client.get(seat_path(watcher)).content
+    game = play_turn(game)
+    after = client.get(seat_path(watcher)).content
+    assert f"{mover.name} to move".encode() not in after
+
+
+def test_a_change_beside_the_log_shows_at_once(client):
+    game = GameFactory()
+    seat = game.seats.get(position=0)
+    user = UserFactory(timezone="UTC")
+    game.seats.filter(pk=seat.pk).update(user=user)
+    path = seat_path(seat)
+    client.get(path)
+    game.seats.filter(position=1).update(name="Renamed")
+    assert b"Renamed" in client.get(path).content
+    game.title = "A new title"
+    game.save(update_fields=["title"])
+    assert b"A new title" in client.get(path).content
+    User.objects.filter(pk=user.pk).update(timezone="Asia/Tokyo")
+    type(game).objects.filter(pk=game.pk).update(deadline="2030-01-01T00:00:00+00:00")
+    assert b"(Asia/Tokyo)" in client.get(path).content
+
+
+def test_the_replay_of_each_move_is_its_own(client):
+    game = play_turn(play_turn(GameFactory()))
+    token = seat_path(game.seats.get(position=0)).split("/")[2]
+    pages = {move: client.get(f"/s/{token}/history/?move={move}").content for move in (2, 3)}
+    assert b"Move <strong>2</strong>" in pages[2]
+    assert b"Move <strong>3</strong>" in pages[3]
+    again = client.get(f"/s/{token}/history/?move=2").content
+    # The same page, but for the language menu's CSRF token (masked anew each time).
+    assert without_csrf(again) == without_csrf(pages[2])
+
+
+def without_csrf(page: bytes) -> bytes:
+    return re.sub(rb'name="csrfmiddlewaretoken" value="[^"]*"', b"", page)
+
+
+def test_what_the_page_reads_afresh_shows_at_once(client):
+    """Table talk, the next game waiting and the signed-in account are not in the log."""
+    game = GameFactory()
+    seat = game.seats.get(position=(game.seat_to_move + 1) % 3)
+    path = seat_path(seat)
+    assert b"Next game waiting" not in client.get(path).content
+    # Another game, waiting for this player's move: the page says so at once.
+    other = GameFactory()
+    other.seats.filter(position=other.seat_to_move).update(email=seat.email)
+    assert b"Next game waiting" in client.get(path).content
+    talker = game.seats.get(position=game.seat_to_move)
+    talk.post(talker, "Nice move, everyone.")
+    assert b"Nice move, everyone." in client.get(path).content
+    user = UserFactory(name="Grace Hopper")
+    client.force_login(user)
+    assert b"Grace" in client.get(path).content
+    client.logout()
+    assert b"Grace" not in client.get(path).content
+
+
+def test_the_note_after_a_move_is_kept_with_the_page_it_leads_to_not_the_seats_link(client):
+    game = GameFactory()
+    seat = game.seats.get(position=game.seat_to_move)
+    state = load_state(game)
+    point = state.board.point_index[rules.legal_start_points(state)[0]]
+    response = client.post(seat_path(seat), {"version": game.version, "point": point}, follow=True)
+    assert b"Your move is in" in response.content
+    assert b"Your move is in" not in client.get(seat_path(seat)).content
+    assert b"Your move is in" in client.get(response.redirect_chain[-1][0]).content
+
+
+def test_the_replay_reads_table_talk_and_the_account_afresh(client):
+    game = play_turn(GameFactory())
+    path = seat_path(game.seats.get(position=0)) + "history/"
+    assert b"Well played." not in client.get(path).content
+    talk.post(game.seats.get(position=1), "Well played.")
+    assert b"Well played." in client.get(path).content
+    client.force_login(UserFactory(name="Grace Hopper"))
+    assert b"Grace" in client.get(path).content
+    client.logout()
+    assert b"Grace" not in client.get(path).content
+
+
+def test_a_cached_page_is_the_page_rendered_afresh_in_utf8(client):
+    # Kept encoded (games.pages.page_cache.page): names, the German board's cities and the talk
+    # filled in come out as UTF-8, the same from the cache as when first rendered.
+    game = GameFactory(board="transeuropa", language="de")
+    game.seats.filter(position=1).update(name="Zoë Ørsted")
+    talk.post(game.seats.get(position=1), "Grüße aus München")
+    path = seat_path(game.seats.get(position=0))
+    first, cached = client.get(path).content, client.get(path).content
+    for page in (first, cached):
+        text = page.decode("utf-8")
+        assert "Zoë Ørsted" in text
+        assert "Grüße aus München" in text
+        assert "München" in text.replace("Grüße aus München", "")  # on the board too
+    token = token_in(first)
+    assert cached.replace(token_in(cached).encode(), token.encode()) == first
+
+
+def copy_of(folder: Path, into: Path) -> Path:
+    return Path(shutil.copytree(folder, into, ignore=shutil.ignore_patterns("__pycache__")))
+
+
+def test_the_stamp_changes_when_any_file_in_any_page_source_changes(tmp_path):
+    """A file changed in any folder a page is rendered from gives another stamp, so a new
+    release never serves a page an older one cached."""
+    copies = [copy_of(folder, tmp_path / str(n)) for n, folder in enumerate(page_sources())]
+    before = sources_stamp(copies)
+    for copy in copies:
+        changed = next(path for path in sorted(copy.rglob("*")) if path.suffix in SOURCE_SUFFIXES)
+        original = changed.read_bytes()
+        changed.write_bytes(original + b"\n")
+        assert sources_stamp(copies) != before, changed
+        changed.write_bytes(original)
+        assert sources_stamp(copies) == before
+
+
+DJANGO = Path(django.__file__).parent
+
+
+def under_a_source(path: str) -> bool:
+    return any(Path(path).resolve().is_relative_to(folder.resolve()) for folder in page_sources())
+
+
+def test_every_template_and_module_a_page_is_rendered_from_is_in_a_page_source(client):
+    """The stamp covers what the board and replay pages really use: every template they
+    render and every project module loaded to render them lies in page_sources()."""
+    game = GameFactory()
+    seat = game.seats.get(position=game.seat_to_move)
+    rendered = []
+
+    def note(sender, template, **kwargs):
+        rendered.append(template.origin.name)
+
+    template_rendered.connect(note)
+    try:
+        play_turn(game)
+        assert client.get(seat_path(seat)).status_code == 200
+        assert client.get(seat_path(seat) + "history/").status_code == 200
+    finally:
+        template_rendered.disconnect(note)
+    # Django's own templates (a form's layout) are in the stamp by Django's version.
+    ours = [name for name in rendered if not Path(name).is_relative_to(DJANGO)]
+    assert ours
+    assert [name for name in ours if not under_a_source(name)] == []
+    project = Path(settings.BASE_DIR).resolve()
+    loaded = [
+        module.__file__
+        for name, module in list(sys.modules.items())
+        if getattr(module, "__file__", None)
+        and Path(module.__file__).resolve().is_relative_to(project)
+        and not Path(module.__file__).resolve().is_relative_to(Path(sys.prefix).resolve())
+        and not name.startswith(("tests", "manage", "benchmarks"))
+    ]
+    assert loaded
+    assert [path for path in loaded if not under_a_source(path)] == []
