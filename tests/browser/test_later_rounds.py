@@ -10,8 +10,8 @@ from games import rules
 from games.bots import greedy_move, simulate
 from games.links import seat_path
 from games.models import Game
-from games.record_import import import_record
 from games.services import load_state
+from games.services.record_import import import_record
 from tests.browser.board_moves import pick_data, play_move
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

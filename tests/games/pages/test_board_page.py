@@ -1,4 +1,4 @@
-"""games.board_page: what the board's script is given to offer only legal picks."""
+"""games.pages.board_page: what the board's script is given to offer only legal picks."""
 
 import json
 import re
