@@ -76,20 +76,29 @@ def tap_line(page, data: dict, line_id: int, network: set[int]) -> None:
     a, b, _cost = data["lines"][str(line_id)]
     start, other = (a, b) if a in network else (b, a)
     tap_point(page, start)
-    buttons = page.locator("#direction-buttons button")
-    wanted = [
-        n
-        for n in range(buttons.count())
-        if buttons.nth(n).get_attribute("title").endswith(data["names"][other])
-    ]
-    assert wanted, f"no direction button from {data['names'][start]} to {data['names'][other]}"
-    assert in_view(page, "#direction-buttons"), "the direction buttons are out of view"
-    buttons.nth(wanted[0]).tap()
+    title = data["words"]["line"] % {"one": data["names"][start], "other": data["names"][other]}
+    # One look at the buttons (each question to the browser takes a while).
+    found = page.evaluate(
+        """([title, selector]) => {
+          const buttons = [...document.querySelectorAll(selector)];
+          const panel = document.getElementById("directions").getBoundingClientRect();
+          return {
+            index: buttons.findIndex((button) => button.title === title),
+            offered: document.getElementById("directions").innerText,
+            inView: panel.top >= 0 && panel.bottom <= window.innerHeight,
+          };
+        }""",
+        [title, "#direction-buttons button"],
+    )
+    assert found["index"] >= 0, f"no button for {title}: {found['offered']}"
+    assert found["inView"], "the direction buttons are out of view"
+    page.locator("#direction-buttons button").nth(found["index"]).tap()
 
 
-def play_move(page, state: rules.GameState, seat: int, move, *, touch: bool) -> None:
+def play_move(page, state: rules.GameState, seat: int, move, *, touch: bool, shot=None) -> None:
     """Make ``move`` on the page (a start marker or lines) and press the button in the bar
-    under the board; waits for the answer."""
+    under the board; waits for the answer. ``shot``: where to save a screenshot of the
+    screen just before the button is pressed."""
     board = state.board
     data = pick_data(page)
     if isinstance(move, rules.PlaceStart):
@@ -112,6 +121,8 @@ def play_move(page, state: rules.GameState, seat: int, move, *, touch: bool) -> 
         picked = [page.locator(f"select[name=line{n}]").input_value() for n in (1, 2)]
         assert picked[: len(move.lines)] == [str(board.line_id(line)) for line in move.lines]
     assert in_view(page, "#pick-confirm"), "the button that plays the move is out of view"
+    if shot:
+        page.screenshot(path=str(shot))
     with page.expect_navigation():
         if touch:
             page.locator("#pick-confirm").tap()
