@@ -185,6 +185,8 @@ def board_svg(
             "diamond": _diamond(*pos[point]),
             "last": point == highlight.start or point in highlight.starts,
             "title": gettext("%(player)s's start marker") % {"player": name(seat)},
+            # Whose it is by number as well as colour (the page's key says whose).
+            "number": seat + 1,
         }
         for seat, point in enumerate(state.starts)
         if point is not None
@@ -283,8 +285,16 @@ def render_svg(
         out.append(
             f'<polygon class="start seat-{s["seat"]}{" last" if s["last"] else ""}" '
             f'points="{s["diamond"]}" fill="{s["colour"]}"><title>{escape(s["title"])}</title>'
-            "</polygon>\n    "
+            f'</polygon><text class="start-label" x="{s["x"]}" y="{s["y"]}" dy="3">'
+            f"{s['number']}</text>\n    "
         )
+    # Thin marks under the lines to pick: the script marks those the player may build
+    # now (the wide, transparent lines above them are what a click hits).
+    out.append('\n  </g>\n  <g class="marks">\n    ')
+    for line in svg["lines"]:
+        if line["pickable"]:
+            rest = f' data-mark="{line["id"]}"'
+            out.append(_line("mark", line["x1"], line["y1"], line["x2"], line["y2"], rest) + "/>")
     out.append('\n  </g>\n  <g class="picks">\n    ')
     for p in pickable_points:
         out.append(

@@ -8,7 +8,7 @@ from django.utils.translation import gettext
 from games import rules
 from games.links import seat_path
 from games.services import load_state
-from tests.browser.board_moves import click_line, in_view, play_move
+from tests.browser.board_moves import click_line, in_view, play_move, tap_point
 from tests.factories import simulated_game
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -84,4 +84,34 @@ def test_a_refusal_is_shown_beside_the_button_in_view(browser, live_server, arti
         assert gettext("Pick one or two lines to build.") in page.locator("#refusal").inner_text()
     assert in_view(page, "#refusal")
     page.screenshot(path=str(artifacts / f"refusal-without-javascript-{size}.png"))
+    context.close()
+
+
+def test_on_a_phone_only_the_lines_from_the_tapped_point_are_marked(
+    browser, live_server, artifacts
+):
+    game = simulated_game(seed=SEED, until=UNTIL)
+    state = load_state(game)
+    context = browser.new_context(viewport=SIZES["phone"], is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(live_server.url + seat_path(game.seats.get(position=SEAT)))
+    marked = "#board-frame line.mark.available"
+    assert page.locator(marked).count() == 0  # nothing glows over the board at first
+    point = state.board.lines[FIRST][0]
+    if point not in rules.network(state, SEAT):
+        point = state.board.lines[FIRST][1]
+    tap_point(page, point)
+    ends = page.locator(marked).evaluate_all(
+        "nodes => nodes.map(n => JSON.parse(document.getElementById('pick-data').textContent)"
+        ".lines[n.dataset.mark].slice(0, 2))"
+    )
+    legal_here = [
+        line for line in rules.legal_line_ids(state, SEAT) if point in state.board.lines[line][:2]
+    ]
+    assert len(ends) == len(legal_here) == page.locator("#direction-buttons button").count()
+    assert all(point in pair for pair in ends)
+    # The key says whose track is whose, by name and number as well as colour.
+    key = page.locator(".track-key").inner_text()
+    assert all(seat.name in key for seat in game.seats.all())
+    page.screenshot(path=str(artifacts / "marked-from-the-tapped-point-phone.png"))
     context.close()

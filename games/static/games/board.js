@@ -29,6 +29,8 @@
   const refusals = [document.getElementById("pick-refusal"), document.getElementById("form-refusal")];
   if (bar) bar.hidden = false;
 
+  let fromPoint = null; // on a phone: the crossing point tapped, whose lines are offered
+
   function cost(id) { return data.lines[id] ? data.lines[id][2] : 0; }
 
   function picks() {
@@ -81,6 +83,14 @@
       node.classList.toggle("picked", current.includes(id));
       node.classList.toggle("available", !current.includes(id) && allowed(id, current));
     });
+    // Marked: on a phone only the lines from the point just tapped (all of them would
+    // cover the board once networks join); with a mouse, every line that may be picked.
+    svg.querySelectorAll(".mark").forEach((node) => {
+      const id = node.dataset.mark;
+      const ends = data.lines[id] || [];
+      const near = !PHONE.matches || (fromPoint !== null && ends.slice(0, 2).includes(fromPoint));
+      node.classList.toggle("available", near && !current.includes(id) && allowed(id, current));
+    });
     if (costNode) costNode.textContent = current.reduce((sum, id) => sum + cost(id), 0);
   }
 
@@ -120,7 +130,7 @@
   form.addEventListener("change", render);
   form.addEventListener("reset", () => setTimeout(render, 0));
   const clear = document.getElementById("pick-clear");
-  if (clear) clear.addEventListener("click", () => { form.reset(); if (panel) panel.hidden = true; });
+  if (clear) clear.addEventListener("click", () => { form.reset(); closeDirections(); });
   render();
 
   // Nothing picked: said beside the button that was pressed, and nothing is sent.
@@ -204,13 +214,21 @@
       button.title = fill(data.words.line, { one: data.names[point], other: data.names[choice.to] });
       if (picks().includes(choice.id)) button.classList.add("secondary");
       button.addEventListener("click", () => {
+        closeDirections();
         toggleLine(choice.id);
-        panel.hidden = true;
         if (document.activeElement === button || !document.activeElement) svg.focus({ preventScroll: true });
       });
       buttons.appendChild(button);
     });
     panel.hidden = false;
+    fromPoint = point;
+    render();
+  }
+
+  function closeDirections() {
+    if (panel) panel.hidden = true;
+    fromPoint = null;
+    render();
   }
 
   function nearestPoint(event) {
@@ -280,7 +298,7 @@
         if (first) first.focus();
       }
     } else if (event.key === "Escape" && panel) {
-      panel.hidden = true;
+      closeDirections();
     }
   });
 
