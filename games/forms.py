@@ -249,6 +249,17 @@ BOT_NAMES = {
 }
 
 
+# The reminders a new game may have: how long before the deadline, in hours.
+REMINDER_CHOICES = [
+    ("1", _("1 hour")),
+    ("2", _("2 hours")),
+    ("6", _("6 hours")),
+    ("12", _("12 hours")),
+    ("24", _("1 day")),
+    ("48", _("2 days")),
+]
+
+
 def bot_levels() -> list[tuple[str, str]]:
     """The bots a seat can be given."""
     return [(name, BOT_LEVEL_LABELS.get(name, name.capitalize())) for name in BOTS]
@@ -293,11 +304,14 @@ class NewGameForm(forms.Form):
         required=False,
         initial="48",
     )
-    reminder_hours = forms.CharField(
-        initial="24, 2",
+    reminder_hours = forms.TypedMultipleChoiceField(
+        choices=REMINDER_CHOICES,
+        coerce=int,
+        initial=["24", "2"],
         required=False,
-        label=_("Reminder hours"),
-        help_text=_("Hours before the deadline at which the player to move is reminded."),
+        widget=forms.CheckboxSelectMultiple,
+        label=_("Reminders"),
+        help_text=_("How long before the deadline the player to move is reminded."),
     )
     on_timeout = forms.ChoiceField(
         label=_("On timeout"), choices=Game.OnTimeout.choices, initial=Game.OnTimeout.BOT
@@ -319,6 +333,13 @@ class NewGameForm(forms.Form):
     creator_plays = forms.BooleanField(
         required=False, initial=True, label=_("I play too (seat 1, first to move)")
     )
+    creator_name = forms.CharField(
+        max_length=100,
+        required=False,
+        label=_("Your name"),
+        help_text=_("As the other players see it, when you play."),
+        validators=[refuse_control_characters],
+    )
     start_when = forms.ChoiceField(
         choices=[
             ("accepted", _("When every invited player has joined")),
@@ -339,20 +360,8 @@ class NewGameForm(forms.Form):
     )
 
     def clean_reminder_hours(self) -> list[int]:
-        text = self.cleaned_data["reminder_hours"].strip()
-        if not text:
-            return []
-        try:
-            hours = sorted({int(part) for part in text.replace(";", ",").split(",")}, reverse=True)
-        except ValueError:
-            raise ValidationError(
-                gettext("Give whole hours separated by commas, such as 24, 2."), code="invalid"
-            ) from None
-        if any(h < 1 or h > 24 * 14 for h in hours):
-            raise ValidationError(
-                gettext("Each reminder is between 1 hour and 14 days before."), code="out_of_range"
-            )
-        return hours
+        """The hours before the deadline, latest reminder last: [24, 2]."""
+        return sorted(set(self.cleaned_data["reminder_hours"]), reverse=True)
 
     def settings(self) -> GameSettings:
         """The game's settings, from a valid form."""
@@ -421,12 +430,13 @@ class BasePlayerFormSet(forms.BaseFormSet):
     def filled(self) -> list[PlayerForm]:
         return [f for f in self.forms if f.has_changed() and f.cleaned_data]
 
-    def seat_specs(self, creator=None) -> list[SeatSpec]:
+    def seat_specs(self, creator=None, creator_name: str = "") -> list[SeatSpec]:
         """Every seat in play order, from a valid formset: the ``creator`` first when they
-        play (they have joined), then the others; bots join at once, people are invited."""
+        play (they have joined; named ``creator_name``, else by their account), then the
+        others; bots join at once, people are invited."""
         specs = []
         if creator is not None:
-            name = creator.get_short_name() or creator.email
+            name = creator_name.strip() or creator.get_short_name() or creator.email
             specs.append(SeatSpec(name, creator.email, creator))
         for form in self.filled():
             data = form.cleaned_data
