@@ -16,7 +16,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from accounts.forms import timezone_choices
+from accounts.forms import TimeZoneField
 from games import rules
 from games.bots import BOTS
 from games.models import Game
@@ -316,8 +316,7 @@ class NewGameForm(forms.Form):
     on_timeout = forms.ChoiceField(
         label=_("On timeout"), choices=Game.OnTimeout.choices, initial=Game.OnTimeout.BOT
     )
-    time_zone = forms.ChoiceField(
-        choices=timezone_choices,
+    time_zone = TimeZoneField(
         initial="UTC",
         required=False,
         label=_("Time zone"),
@@ -358,6 +357,12 @@ class NewGameForm(forms.Form):
             "their own."
         ),
     )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            # The page's script may put the browser's zone in place of the default.
+            self.fields["time_zone"].widget.attrs["data-browser-zone"] = ""
 
     def clean_reminder_hours(self) -> list[int]:
         """The hours before the deadline, latest reminder last: [24, 2]."""
