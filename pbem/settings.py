@@ -259,7 +259,8 @@ if os.getenv("EMAIL_BACKEND"):
 elif ANYMAIL_ESP:
     EMAIL_BACKEND = f"anymail.backends.{ANYMAIL_ESP}.EmailBackend"
 elif EMAIL_HOST:
-    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    # Django's, able to tell a send that may have delivered from one that cannot have.
+    EMAIL_BACKEND = "notifications.smtp.EmailBackend"
 elif PRODUCTION:
     raise ImproperlyConfigured(
         "Production needs a way to send email: ANYMAIL_ESP (a provider), EMAIL_HOST (an "
@@ -331,10 +332,25 @@ LOGGING = {
 # --- Faults, floods and hostile input (issue 13) -----------------------------------------
 # Kept together here so that the other settings' owners can tell these apart.
 
-# A mail server that takes the connection and never answers must not hold a worker: every
-# SMTP step gives up after this many seconds (anymail's HTTP calls have their own,
-# ANYMAIL_REQUESTS_TIMEOUT). The delivery task also has time limits (notifications/tasks.py).
-EMAIL_TIMEOUT = int(os.getenv("EMAIL_TIMEOUT", "30"))
+# A mail server that takes the connection and never answers must not hold a worker: the
+# connection and every SMTP step give up after this many seconds, and so does each of
+# anymail's HTTP calls unless ANYMAIL_REQUESTS_TIMEOUT says otherwise. A batch stops at
+# the first such timeout (notifications/outbox.py), so a silent server costs one timeout,
+# not one per email. The delivery task also has time limits (notifications/tasks.py).
+EMAIL_TIMEOUT = int(os.getenv("EMAIL_TIMEOUT", "10"))
+ANYMAIL["REQUESTS_TIMEOUT"] = float(ANYMAIL.get("REQUESTS_TIMEOUT") or EMAIL_TIMEOUT)
+# The email header that carries each outbox row's key (the same on every try of the row)
+# for a provider that drops a second message with the same key: Brevo's API reads
+# "idempotencyKey" (kept 15 minutes), Resend's SMTP relay "Resend-Idempotency-Key" (24
+# hours). See deploy/README.md; empty sends none.
+RAILMAIL_IDEMPOTENCY_HEADER = os.getenv(
+    "RAILMAIL_IDEMPOTENCY_HEADER",
+    "idempotencyKey"
+    if ANYMAIL_ESP in ("brevo", "sendinblue")
+    else "Resend-Idempotency-Key"
+    if EMAIL_HOST.lower() == "smtp.resend.com"
+    else "",
+)
 
 # Rate limits on everything that sends email (pbem/ratelimits.py, django-ratelimit). They
 # count in a cache alias of their own, shared by every web process: Redis in production
