@@ -321,6 +321,9 @@ def round_summary(
                 "name": names[p],
                 "hand": city_names(scoring["hands"][p]),
                 "loss": scoring["losses"][p],
+                # The key to the drawing above: the colour and number of the seat's track.
+                "colour": seat_colour(p),
+                "number": p + 1,
             }
             for p in range(len(names))
         ],

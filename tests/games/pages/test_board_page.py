@@ -7,9 +7,10 @@ import pytest
 
 from games import rules
 from games.links import seat_path
+from games.pages.drawing import seat_colour
 from games.services import load_state
 from tests.conftest import play_turn
-from tests.factories import GameFactory, simulated_game
+from tests.factories import GameFactory, second_round_events, simulated_game
 
 pytestmark = pytest.mark.django_db
 
@@ -52,3 +53,16 @@ def test_with_coloured_track_the_second_lines_depend_on_how_the_first_is_built(c
         for coloured, table in ((False, data["after"]), (True, data["after_coloured"])):
             expected = rules.legal_second_line_ids(state, seat.position, first, coloured)
             assert table.get(str(first), []) == [str(line) for line in expected]
+
+
+def test_the_ended_rounds_table_is_the_key_to_its_drawing(client):
+    game = simulated_game(until=second_round_events(moves=0))  # round 1 just scored
+    seat = game.seats.get(position=load_state(game).seat_to_move)
+    page = client.get(seat_path(seat)).content.decode()
+    summary = page[page.index('id="round-summary"') : page.index("</details>")]
+    for position, name in enumerate(game.seat_names()):
+        marker = (
+            f'<polygon points="10,1 19,10 10,19 1,10" fill="{seat_colour(position)}"/>'
+            f'<text x="10" y="14">{position + 1}</text></svg> {name}</td>'
+        )
+        assert marker in summary
