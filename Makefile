@@ -24,13 +24,21 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --silent
 	touch $(NODE_STAMP)
 
+# Replies by email work locally too: emails answer to reply+...@$(LOCAL_INBOUND_DOMAIN),
+# and the built-in receiver takes them by SMTP on 127.0.0.1:$(LOCAL_RECEIVER_PORT).
+LOCAL_INBOUND_DOMAIN ?= reply.localhost
+LOCAL_RECEIVER_PORT ?= 8025
+run: export RAILMAIL_INBOUND_DOMAIN ?= $(LOCAL_INBOUND_DOMAIN)
+run: export RAILMAIL_RECEIVER_PORT ?= $(LOCAL_RECEIVER_PORT)
 run: setup
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py demo
-	@# The periodic jobs (deadlines, reminders, digests, outbox sweep) run beside the
-	@# server and stop with it; emails are at http://127.0.0.1:8000/mail/mailbox/.
+	@# The periodic jobs (deadlines, reminders, digests, outbox sweep) and the receiver of
+	@# replies run beside the server and stop with it; emails are at
+	@# http://127.0.0.1:8000/mail/mailbox/, and the README says how to reply to one.
 	$(BIN)/python manage.py run_periodic & periodic=$$!; \
-	trap 'kill $$periodic 2>/dev/null; wait $$periodic' EXIT INT TERM; \
+	$(BIN)/python manage.py receive_mail & receiver=$$!; \
+	trap 'kill $$periodic $$receiver 2>/dev/null; wait $$periodic $$receiver' EXIT INT TERM; \
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
 services:

@@ -265,6 +265,11 @@ def bot_levels() -> list[tuple[str, str]]:
     return [(name, BOT_LEVEL_LABELS.get(name, name.capitalize())) for name in BOTS]
 
 
+def bot_level_label(level: str) -> str:
+    """What a bot's level is called in the active language: "Greedy" ("Gierig")."""
+    return str(BOT_LEVEL_LABELS.get(level or "greedy", (level or "greedy").capitalize()))
+
+
 def bot_name(level: str) -> str:
     """The name a bot seat gets when the creator gives none: "Strong bot"."""
     if level in BOT_NAMES:

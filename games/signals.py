@@ -27,3 +27,8 @@ seat_invited = Signal()
 # Sent after a player's report of a table-talk message has committed, with ``message``
 # (the TalkMessage) and ``seat`` (the reporter's Seat): staff are told.
 talk_reported = Signal()
+
+# Sent after a player's first look at their board at a version was recorded (the board
+# page posts it), with ``seat`` and ``version``: a turn seen but not played still gets
+# its email a while later.
+turn_seen = Signal()

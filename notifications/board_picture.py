@@ -6,6 +6,10 @@ installs (Debian's DejaVu Sans, scripts/install-system-deps): the same position 
 same bytes on every machine. Pillow then cuts it to a small palette, so that even a late
 six-player TransEuropa position stays under ``MAX_BYTES``.
 
+A phone shows the picture about 390 pixels wide, too small for the whole board's names:
+so the picture is the reader's part of the board (around their network) large on top,
+and the whole board small under it with that part framed.
+
 Hidden information: the picture marks only the cities its recipient may see (their own
 hand while a round runs; every hand once it is scored), as the board page does.
 """
@@ -15,22 +19,23 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import resvg_py
 from django.contrib.staticfiles import finders
 from django.utils.translation import gettext
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from games import rules
-from games.pages.drawing import Highlight, board_svg, render_svg
+from games.pages.drawing import Highlight, board_svg, layout, render_svg
 from games.words.city_names import city_name
 from helpers.text import and_list
 
 # Debian's fonts-dejavu-core; the only font the renderer may use.
 FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
-WIDTH = 600  # CSS pixels: a phone's mail client scales it to its width
+WIDTH = 600  # CSS pixels: a phone's mail client scales it to its width (390 on many)
 MAX_BYTES = 100_000
 COLOURS = 48  # the palette: the board's few colours and their edges
 
@@ -49,6 +54,59 @@ def stylesheet() -> str:
     return re.sub(r"var\((--[\w-]+)\)", lambda m: values.get(m[1], "#000"), board)
 
 
+# The reader's part of the board, in drawing units (40 between neighbouring points): a
+# city's name (9 units high) is then over 10 pixels high when the picture is shown 390
+# pixels wide, a phone's mail app's width.
+DETAIL_WIDTH = 330
+DETAIL_HEIGHT = 230
+OVERVIEW_WIDTH = 300  # the whole board, small, under the reader's part
+GAP = 8
+PAPER = "#fffdf7"  # the board page's paper, behind the drawing
+
+
+@dataclass(frozen=True)
+class Region:
+    """A part of the drawing, in its units."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+def detail_region(state: rules.GameState, viewer: int) -> Region:
+    """The reader's part of the board: centred on their network (their start marker and
+    the track it reaches), or on their own cities before the marker is placed; inside
+    the board. Only the reader's own facts choose it: no other hand moves it."""
+    board = state.board
+    pos, width, height = layout(board)
+    points = sorted(rules.network(state, viewer))
+    if not points and state.hands:
+        points = [board.city_point(name) for name in state.hands[viewer]]
+    if points:
+        cx = sum(pos[i][0] for i in points) / len(points)
+        cy = sum(pos[i][1] for i in points) / len(points)
+    else:
+        cx, cy = width / 2, height / 2
+    x = min(max(cx - DETAIL_WIDTH / 2, 0), width - DETAIL_WIDTH)
+    y = min(max(cy - DETAIL_HEIGHT / 2, 0), height - DETAIL_HEIGHT)
+    return Region(round(x, 1), round(y, 1), DETAIL_WIDTH, DETAIL_HEIGHT)
+
+
+def _render(markup: str, width: int) -> Image.Image:
+    drawn = resvg_py.svg_to_bytes(
+        svg_string=markup,
+        style_sheet=stylesheet(),
+        width=width,
+        background=PAPER,
+        skip_system_fonts=True,
+        font_files=[str(FONT)],
+        font_family="DejaVu Sans",
+        sans_serif_family="DejaVu Sans",
+    )
+    return Image.open(io.BytesIO(bytes(drawn))).convert("RGB")
+
+
 def picture(
     state: rules.GameState,
     viewer: int,
@@ -58,24 +116,35 @@ def picture(
     seat_names: Sequence[str] = (),
 ) -> bytes:
     """The PNG of ``state`` as ``viewer`` may see it: their cities marked (or
-    ``marked_cities``, when every hand is public), ``highlight`` drawn out."""
+    ``marked_cities``, when every hand is public), ``highlight`` drawn out. On top, the
+    reader's part of the board large enough to read on a phone; under it, the whole
+    board small, the part above framed on it."""
     if not FONT.exists():
         raise NoFont(f"{FONT} is missing: run scripts/install-system-deps")
     svg = board_svg(
         state, viewer, highlight=highlight, marked_cities=marked_cities, seat_names=seat_names
     )
-    drawn = resvg_py.svg_to_bytes(
-        svg_string=str(render_svg(svg)),
-        style_sheet=stylesheet(),
-        width=WIDTH,
-        background="#fffdf7",  # the board page's paper, behind the drawing
-        skip_system_fonts=True,
-        font_files=[str(FONT)],
-        font_family="DejaVu Sans",
-        sans_serif_family="DejaVu Sans",
+    markup = str(render_svg(svg))
+    whole = f'viewBox="0 0 {svg["width"]} {svg["height"]}"'
+    region = detail_region(state, viewer)
+    part = f'viewBox="{region.x} {region.y} {region.width} {region.height}"'
+    detail = _render(markup.replace(whole, part, 1), WIDTH)
+    overview = _render(markup, OVERVIEW_WIDTH)
+    canvas = Image.new("RGB", (WIDTH, detail.height + GAP + overview.height), PAPER)
+    canvas.paste(detail, (0, 0))
+    left, top = (WIDTH - OVERVIEW_WIDTH) // 2, detail.height + GAP
+    canvas.paste(overview, (left, top))
+    draw = ImageDraw.Draw(canvas)
+    draw.rectangle((0, 0, WIDTH - 1, detail.height - 1), outline="#b9b2a3")
+    scale = OVERVIEW_WIDTH / svg["width"]
+    frame = (
+        left + region.x * scale,
+        top + region.y * scale,
+        left + (region.x + region.width) * scale,
+        top + (region.y + region.height) * scale,
     )
-    image = Image.open(io.BytesIO(bytes(drawn))).convert("RGB")
-    small = image.quantize(
+    draw.rectangle(frame, outline="#1d232b", width=2)
+    small = canvas.quantize(
         colors=COLOURS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
     )
     out = io.BytesIO()

@@ -48,6 +48,7 @@ LISTS = {
     emails.BOT_TOOK_OVER: "seat changes",
     emails.DIGEST: "daily digests",
     emails.REPLY_ANSWER: "answers to replies",
+    emails.REPLY_PLAYED: "moves played by reply",
 }
 
 
@@ -192,6 +193,10 @@ def _gather(message: Message) -> Draft | None:
     if message.game is not None:
         root = thread_root(message.game)
         headers |= {"In-Reply-To": root, "References": root}
+        answered = message.facts.get("in_reply_to", "")
+        if answered and "\n" not in answered and "\r" not in answered:
+            # An answer to the player's reply: threaded under it, and under the game.
+            headers |= {"In-Reply-To": answered, "References": f"{root} {answered}"}
     images = {}
     if "picture" in context:
         images[PICTURE_ID] = context.pop("picture")
@@ -246,6 +251,9 @@ def _picture(state, position: int, names, *, highlight=None, public_hands=None, 
         "picture_key": [
             {"name": name, "colour": seat_colour(seat)} for seat, name in enumerate(names)
         ],
+        "picture_parts": gettext(
+            "on top, your part of the board, large; under it, the whole board, your part framed"
+        ),
         "picture_ringed": (
             gettext("every player's cities are ringed")
             if public_hands is not None
@@ -327,8 +335,18 @@ def _your_turn(message: Message):
     game, seat, version = message.game, message.seat, message.facts["version"]
     # Nothing at all since (the game row was read with the message), or no move since.
     moved = game.version != version and game.moved_since(version)
-    if seat is None or seat.seen_version >= version or moved:
+    if seat is None or moved:
         raise NotNeeded
+    if message.facts.get("after_a_look"):
+        # The player looked and left without moving: sent, unless the turn's own email
+        # went out after all.
+        sent_before = Message.objects.filter(
+            game_id=game.pk, to=message.to, kind=emails.YOUR_TURN, event=f"v{version}"
+        ).filter(status=Message.Status.SENT)
+        if sent_before.exists():
+            raise NotNeeded
+    elif seat.seen_version >= version:
+        raise NotNeeded  # seen: the email after a look comes if they leave without moving
     snapshot = snapshots.at(game, version, message.facts.get("digest", ""))
     state, position = snapshot.state, seat.position
     names = game.seat_names()
@@ -348,15 +366,8 @@ def _your_turn(message: Message):
             "zone": _zone(seat, game),
             "joined_with": _joined_with(state, position, names),
             "seat_url": links.seat_url(seat),
-            "suggestions": [
-                {
-                    "number": offer.number,
-                    "words": offer.words,
-                    "url": links.suggestion_url(seat, version, offer.number),
-                }
-                for offer in suggestions.suggestions(state, position)
-            ],
-            "reply_hint": _hint(state) if settings.RAILMAIL_INBOUND_DOMAIN else "",
+            "suggestions": _offers(seat, state, version),
+            "reply_hint": _hint(state, position) if settings.RAILMAIL_INBOUND_DOMAIN else "",
             **_picture(
                 state,
                 position,
@@ -384,6 +395,7 @@ def _round_scored(message: Message):
             "game_ends_at_first": state.board.game_ends_at_score,
             "moved_after": state.board.barrier_moves_after_round,
             "closer": and_list(names[p] for p in scoring["connected"]),
+            "closer_count": len(scoring["connected"]),
             **_picture(
                 state,
                 seat.position,
@@ -407,11 +419,13 @@ def _game_over(message: Message):
         {
             "seat": seat,
             "winners": winners,
+            "winner_count": len(winners),
             "won": seat.position in state.winners,
             "table": table,
             "round": state.last_scoring["round"],
             "rows": _round_rows(state.last_scoring, names),
             "closer": and_list(names[p] for p in state.last_scoring["connected"]),
+            "closer_count": len(state.last_scoring["connected"]),
             **_picture(
                 state,
                 seat.position,
@@ -492,6 +506,18 @@ def _digest(message: Message):
     )
 
 
+def _offers(seat, state, version: int) -> list[dict]:
+    """The suggestions for ``seat`` at ``version`` (``state``): number, words, link."""
+    return [
+        {
+            "number": offer.number,
+            "words": offer.words,
+            "url": links.suggestion_url(seat, version, offer.number),
+        }
+        for offer in suggestions.suggestions(state, seat.position)
+    ]
+
+
 def _reply_answer(message: Message):
     game, seat = message.game, message.seat
     state = snapshots.current(game).state
@@ -507,15 +533,48 @@ def _reply_answer(message: Message):
             "yours": yours,
             "cities": city_names(state.hands[position]) if state and state.hands else [],
             "to_move": game.seat_names()[to_move] if to_move is not None else "",
+            "over": state is not None and state.is_over,
             "seat_url": links.seat_url(seat),
-            "hint": _hint(state),
+            "suggestions": _offers(seat, state, game.version) if yours else [],
+            "hint": _hint(state, position if yours else None),
         },
     )
 
 
-def _hint(state) -> str:
-    """How to play by reply, with a line of the game's board as the example."""
-    return reply_grammar.hint(places.example_line(state.board))
+def _reply_played(message: Message):
+    game, seat, facts = message.game, message.seat, message.facts
+    state = snapshots.current(game).state
+    position = seat.position
+    started = state.starts[position] is not None if state.starts else False
+    to_move = state.seat_to_move
+    return (
+        _subject(game, gettext("Your move was played")),
+        "reply_played",
+        {
+            "seat": seat,
+            "words": facts["words"],
+            "ignored": facts.get("ignored", ""),
+            "cities": city_names(state.hands[position]) if state.hands else [],
+            "missing_cost": rules.missing_cost(state, position) if started else None,
+            "round": state.round,
+            "over": state.is_over,
+            "to_move": game.seat_names()[to_move] if to_move is not None else "",
+            "yours": to_move == position and not state.is_over,
+            "seat_url": links.seat_url(seat),
+            "stop_url": emails.unsubscribe_url(message.to, emails.REPLY_PLAYED),
+        },
+    )
+
+
+def _hint(state, position: int | None = None) -> str:
+    """How to play by reply, with a move legal for the reader at ``position`` (their first
+    suggestion) as the example, else a line of the game's board."""
+    example = ""
+    if position is not None and state.seat_to_move == position and not state.is_over:
+        offered = suggestions.suggestions(state, position)
+        if offered:
+            example = reply_grammar.move_text(offered[0].move, state.board)
+    return reply_grammar.hint(example or places.example_line(state.board))
 
 
 BUILDERS = {
@@ -528,4 +587,5 @@ BUILDERS = {
     emails.BOT_TOOK_OVER: _bot_took_over,
     emails.DIGEST: _digest,
     emails.REPLY_ANSWER: _reply_answer,
+    emails.REPLY_PLAYED: _reply_played,
 }

@@ -39,6 +39,7 @@ GAME_OVER = "game_over"
 BOT_TOOK_OVER = "bot_took_over"
 DIGEST = "digest"
 REPLY_ANSWER = "reply_answer"
+REPLY_PLAYED = "reply_played"
 
 
 # Signed tokens naming an address. They carry no timestamp: an unsubscribe link in an
@@ -205,6 +206,25 @@ def your_turn(game, seat, version: int, digest: str) -> Message | None:
     )
 
 
+# How long after a look at the board a turn not played yet still gets its email.
+SEEN_BUT_NOT_PLAYED = timedelta(hours=1)
+
+
+def your_turn_after_a_look(game, seat, version: int) -> Message | None:
+    """The your-turn email of ``version`` for a player who looked at the board and left:
+    sent SEEN_BUT_NOT_PLAYED later unless they have moved by then, or got the email
+    meanwhile (the look drops the your-turn email still waiting its grace)."""
+    return queue(
+        YOUR_TURN,
+        seat.email,
+        game=game,
+        seat=seat,
+        event=f"v{version}-seen",
+        facts={"version": version, "digest": game.log_digest, "after_a_look": True},
+        after=SEEN_BUT_NOT_PLAYED,
+    )
+
+
 def round_scored(game, seats, round_number: int, version: int) -> list[Message]:
     """Tell everyone how round ``round_number`` ended (scored by event ``version``): the
     rows, unwritten."""
@@ -267,7 +287,7 @@ def digest(address: str, day: date) -> Message | None:
     return queue(DIGEST, address, event=digest_key(day), facts={"address": address})
 
 
-def reply_answer(seat, code: str, why: str) -> Message | None:
+def reply_answer(seat, code: str, why: str, *, in_reply_to: str = "") -> Message | None:
     """Tell ``seat``'s player why their reply was not played (``code``: stale, illegal,
     unclear, not-your-turn, talk-refused), with the position as it is now."""
     return queue(
@@ -276,5 +296,27 @@ def reply_answer(seat, code: str, why: str) -> Message | None:
         game=seat.game,
         seat=seat,
         event=f"answer-{timezone.now():%Y%m%d%H%M%S%f}",
-        facts={"code": code, "why": why},
+        facts={"code": code, "why": why, "in_reply_to": in_reply_to[:250]},
+    )
+
+
+def reply_played(
+    seat, version: int, *, words: str, ignored: str, in_reply_to: str
+) -> Message | None:
+    """Tell ``seat``'s player that the move of their reply was played (it made ``version``
+    of the log): ``words`` say the move, ``ignored`` what the reply said after it, and the
+    email answers their reply (``in_reply_to``, its Message-ID). One per move; the player
+    may stop them (they are a kind of their own)."""
+    return queue(
+        REPLY_PLAYED,
+        seat.email,
+        game=seat.game,
+        seat=seat,
+        event=f"played-v{version}",
+        facts={
+            "version": version,
+            "words": words,
+            "ignored": ignored[:600],
+            "in_reply_to": in_reply_to[:250],
+        },
     )

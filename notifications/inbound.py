@@ -9,9 +9,11 @@ A reply is trusted only when it goes to a live reply address of ours
 receiving MTA or provider reports DKIM and DMARC (Authentication-Results), they did not
 fail. Each Message-ID is handled once. Automatic mail (auto-replies, out-of-office,
 bounces, lists) is ignored, so no loop with an autoresponder can start; our answers are
-few per hour per address besides. The quoted email and signatures are cut off with
-mail-parser-reply (English and German replies); what is left is a move (the grammar of
-notifications.reply_grammar) played through the one write path, or table talk.
+few per hour per address besides. The player's own words are found above, below or
+between the quoted parts (notifications.own_words); they are a move (the grammar of
+notifications.reply_grammar) played through the one write path and confirmed by email,
+a mistyped command answered with the grammar, or table talk, never when they hold a seat
+link, the reader's cities or our email.
 """
 
 from __future__ import annotations
@@ -24,21 +26,21 @@ from datetime import timedelta
 from email.message import Message as EmailMessage
 from email.utils import getaddresses, parseaddr
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
-from django.utils.html import strip_tags
 from django.utils.translation import gettext
-from mailparser_reply import EmailReplyParser
 
 from accounts.models import normalize_email
-from games import rules, services
+from games import links, rules, services
 from games.derived import snapshots
-from games.models import Seat, TalkMessage
+from games.models import Game, Seat, TalkMessage
 from games.services import talk
-from games.words import places, suggestions
+from games.words import suggestions
+from games.words.city_names import city_name
 from games.words.explanations import explain
 from games.words.languages import language_for
-from notifications import emails, reply_addresses, reply_grammar
+from notifications import emails, own_words, reply_addresses, reply_grammar
 from notifications.models import InboundMail, Message
 
 log = logging.getLogger(__name__)
@@ -46,7 +48,6 @@ log = logging.getLogger(__name__)
 # Answers to replies an address gets per hour at most: an autoresponder that slips past
 # the checks gets a few answers, never a loop.
 ANSWERS_PER_HOUR = 5
-REPLY_LANGUAGES = ["en", "de"]
 
 # Subjects of automatic replies that carry none of the standard headers.
 AUTOMATIC_SUBJECTS = re.compile(
@@ -114,12 +115,26 @@ def _handle(
     if failed:
         return Outcome("refused-authentication", f"{', '.join(failed)} failed")
     text = reply_text(message)
-    request = reply_grammar.read(text)
     # Refusals and answers in the player's own language.
     with translation.override(language_for(seat)):
+        game = seat.game
+        state = snapshots.current(game).state
+        board = state.board if state is not None else rules.get_board(game.board)
+        request = reply_grammar.read(text, board)
+        if isinstance(request, reply_grammar.Mistyped):
+            return _refuse(
+                seat,
+                message,
+                "mistyped",
+                gettext(
+                    'Your reply begins like a move ("%(line)s"), but it is not one: it was '
+                    "neither played nor posted to the table."
+                )
+                % {"line": request.line[:80]},
+            )
         if request is None:
             return _talk(seat, text, message)
-        return _play(seat, version, request)
+        return _play(seat, version, request, message)
 
 
 def is_automatic(message: EmailMessage, envelope_from: str = "") -> bool:
@@ -160,35 +175,64 @@ def authentication_failures(message: EmailMessage) -> list[str]:
 
 
 def reply_text(message: EmailMessage) -> str:
-    """What the person wrote: the plain text (or the HTML's text), quotes and signature
-    cut off."""
-    text = ""
-    for part in message.walk():
-        if part.is_multipart() or part.get_content_disposition() == "attachment":
-            continue
-        kind = part.get_content_type()
-        if kind in ("text/plain", "text/html"):
-            payload = part.get_payload(decode=True) or b""
-            body = payload.decode(part.get_content_charset() or "utf-8", errors="replace")
-            if kind == "text/html":
-                body = strip_tags(re.sub(r"(?i)<br\s*/?>|</p>|</div>", "\n", body))
-            if kind == "text/plain" or not text:
-                text = body
-            if kind == "text/plain":
-                break
-    reply = EmailReplyParser(languages=REPLY_LANGUAGES).parse_reply(text)
-    return (reply if reply is not None else text).strip()
+    """What the person wrote: their own words above, below or between the quoted parts
+    (notifications.own_words), of the plain text or else the HTML."""
+    return own_words.own_words(own_words.message_text(message))
 
 
 def _talk(seat: Seat, text: str, message: EmailMessage) -> Outcome:
-    """Words that are not a move: to the table, unless our quoted email is still in them."""
+    """Words that are not a move: to the table, unless they may give the reader's hand or
+    seat away (a seat link, their cities, our quoted email)."""
     answered = _answered_email(seat, message)
+    why = private_reason(seat, text, answered)
+    if why:
+        _answer(seat, message, "talk-refused", why)
+        return Outcome("refused-talk", why)
     try:
         talk.post(seat, text, via=TalkMessage.Via.EMAIL, sent_text=answered)
     except talk.Refused as refused:
-        _answer(seat, "talk-refused", str(refused))
+        _answer(seat, message, "talk-refused", str(refused))
         return Outcome("refused-talk", str(refused))
     return Outcome("talk")
+
+
+def private_reason(seat: Seat, text: str, sent_text: str) -> str:
+    """Why ``text`` must not go to ``seat``'s table, in words, or "": it holds a seat link
+    or token, three or more of the reader's own cities (in any language), or a piece of
+    our email ``sent_text`` (compared as normalised text: quotes get re-wrapped)."""
+    tokens = [links.make_token(seat)]
+    if seat.pending_link_nonce:
+        tokens.append(links.make_token(seat, seat.pending_link_nonce))
+    if own_words.quotes_ours(text, sent_text):
+        return gettext(
+            "Your reply still holds our email below it (we could not cut the quoted part "
+            "off), and that may show your cities: it was not posted. Write your message "
+            "on its own, or on the board page."
+        )
+    if own_words.holds_link(text, tokens):
+        return gettext(
+            "Your reply holds a link to your seat, which lets anyone who has it play for "
+            "you: it was not posted to the table. Write your message on its own, or on the "
+            "board page."
+        )
+    state = snapshots.current(seat.game).state
+    hand = state.hands[seat.position] if state is not None and state.hands else ()
+    if own_words.cities_named(text, [_spellings(city) for city in hand]) > own_words.CITIES_AT_MOST:
+        return gettext(
+            "Your reply names three or more of your own cities, which would show your hand to "
+            "the table: it was not posted. Write your message without them, or on the board "
+            "page."
+        )
+    return ""
+
+
+def _spellings(city: str) -> list[str]:
+    """A city's name in every language the site speaks."""
+    names = [city]
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            names.append(city_name(city))
+    return list(dict.fromkeys(names))
 
 
 def _answered_email(seat: Seat, message: EmailMessage) -> str:
@@ -200,30 +244,54 @@ def _answered_email(seat: Seat, message: EmailMessage) -> str:
     return found.body_text if found is not None else ""
 
 
-def _play(seat: Seat, version: int, request) -> Outcome:
+def _play(seat: Seat, version: int, request, message: EmailMessage) -> Outcome:
     game = seat.game
     game.refresh_from_db()
-    if game.moved_since(version):
-        return _refuse(seat, "stale", "The game moved on after the email you answered.")
     state = snapshots.current(game).state
+    if game.status == Game.Status.FINISHED or (state is not None and state.is_over):
+        return _refuse(
+            seat,
+            message,
+            "game-over",
+            gettext("This game is over: no more moves can be played in it."),
+        )
+    if game.moved_since(version):
+        return _refuse(
+            seat, message, "stale", gettext("The game moved on after the email you answered.")
+        )
     if state is None or state.seat_to_move != seat.position or seat.is_bot or seat.autopilot:
-        return _refuse(seat, "not-your-turn", gettext("It is not your turn."))
+        return _refuse(seat, message, "not-your-turn", gettext("It is not your turn."))
     try:
         move = requested_move(state, seat.position, request, snapshots.at(game, version).state)
+    except reply_grammar.Unclear as unclear:
+        return _refuse(seat, message, "unclear", str(unclear))
     except ValueError as unclear:
-        return _refuse(seat, "unclear", str(unclear))
+        return _refuse(seat, message, "unclear", str(unclear))
     try:
         services.submit_move(game, seat, move, game.version)
     except services.GameMovedOn:
-        return _refuse(seat, "stale", gettext("The game moved on while your reply arrived."))
+        return _refuse(
+            seat, message, "stale", gettext("The game moved on while your reply arrived.")
+        )
     except rules.IllegalMove as illegal:
         why = explain(state.board, illegal, game.seat_names())
-        return _refuse(seat, "illegal", gettext("That move is not allowed: %(why)s") % {"why": why})
+        return _refuse(
+            seat, message, "illegal", gettext("That move is not allowed: %(why)s") % {"why": why}
+        )
+    game.refresh_from_db()
+    emails.reply_played(
+        seat,
+        game.version,
+        words=suggestions.move_words(state, seat.position, move),
+        ignored=request.ignored,
+        in_reply_to=(message.get("Message-ID") or "").strip(),
+    )
     return Outcome("played")
 
 
 def requested_move(state, position: int, request, offered_state) -> rules.Move:
-    """The move a reply asks for, or ValueError saying why it cannot be read."""
+    """The move a reply asks for, or ValueError (reply_grammar.Unclear) saying why it
+    cannot be read."""
     if isinstance(request, reply_grammar.Pick):
         offered = suggestions.suggestions(offered_state, position)
         if not 1 <= request.number <= len(offered):
@@ -232,36 +300,15 @@ def requested_move(state, position: int, request, offered_state) -> rules.Move:
                 % {"number": request.number, "last": len(offered)}
             )
         return offered[request.number - 1].move
-    if not request.names:
-        raise ValueError(
-            gettext('After "%(keyword)s:" name the lines you build, such as "%(example)s".')
-            % {"keyword": reply_grammar.move_word(), "example": places.example_line(state.board)}
-        )
-    board = state.board
-    try:
-        if state.phase == rules.PLACING:
-            if len(request.names) != 1 or places.looks_like_a_line(request.names[0]):
-                raise ValueError(
-                    gettext("Your first turn of a round places your start marker: name one point.")
-                )
-            return rules.PlaceStart(board.points[places.point_named(board, request.names[0])])
-        if len(request.names) > 2:
-            raise ValueError(gettext("A turn builds one or two lines."))
-        coloured = frozenset(
-            n for n, name in enumerate(request.names) if reply_grammar.is_coloured(name)
-        )
-        ids = [places.line_named(board, name) for name in request.names]
-    except places.UnknownPlace as unknown:
-        raise ValueError(str(unknown)) from None
-    return rules.Build(tuple(board.line_points(line) for line in ids), coloured)
+    return reply_grammar.requested(state, request.text)
 
 
-def _refuse(seat: Seat, code: str, why: str) -> Outcome:
-    _answer(seat, code, why)
+def _refuse(seat: Seat, message: EmailMessage, code: str, why: str) -> Outcome:
+    _answer(seat, message, code, why)
     return Outcome(f"refused-{code}", why)
 
 
-def _answer(seat: Seat, code: str, why: str) -> None:
+def _answer(seat: Seat, message: EmailMessage, code: str, why: str) -> None:
     """Tell the player why their reply was not played, a few times an hour at most."""
     hour_ago = timezone.now() - timedelta(hours=1)
     answered = Message.objects.filter(
@@ -270,4 +317,5 @@ def _answer(seat: Seat, code: str, why: str) -> None:
     if answered >= ANSWERS_PER_HOUR:
         log.warning("not answering %s again this hour", seat.email)
         return
-    emails.reply_answer(seat, code, why)
+    # Threaded under the reply it answers.
+    emails.reply_answer(seat, code, why, in_reply_to=(message.get("Message-ID") or "").strip())

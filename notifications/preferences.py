@@ -42,6 +42,7 @@ KIND_NAMES = {
     emails.GAME_OVER: _("game results"),
     emails.BOT_TOOK_OVER: _("news of bots taking seats"),
     emails.DIGEST: _("the daily digest"),
+    emails.REPLY_PLAYED: _("confirmations of moves played by reply"),
 }
 
 # The choice that stops one kind, as the unsubscribe page offers it: whole sentences, so
@@ -54,6 +55,7 @@ STOP_KIND_LABELS = {
     emails.GAME_OVER: _("Stop game results"),
     emails.BOT_TOOK_OVER: _("Stop news of bots taking seats"),
     emails.DIGEST: _("Stop the daily digest"),
+    emails.REPLY_PLAYED: _("Stop confirmations of moves played by reply"),
 }
 
 # What the page says once a kind is stopped.
@@ -65,6 +67,9 @@ KIND_STOPPED = {
     emails.GAME_OVER: _("You will get no more game results at this address."),
     emails.BOT_TOOK_OVER: _("You will get no more news of bots taking seats at this address."),
     emails.DIGEST: _("You will get no more daily digests at this address."),
+    emails.REPLY_PLAYED: _(
+        "You will get no more confirmations of moves played by reply at this address."
+    ),
 }
 
 

@@ -14,7 +14,13 @@ from django.dispatch import receiver
 
 from accounts.models import normalize_email
 from games import rules
-from games.signals import events_appended, events_recorded, seat_invited, talk_reported
+from games.signals import (
+    events_appended,
+    events_recorded,
+    seat_invited,
+    talk_reported,
+    turn_seen,
+)
 from notifications import digests, emails, outbox, tasks
 from notifications import inbound as mail_in
 from notifications.models import Message, Suppression
@@ -66,6 +72,21 @@ def write_game_emails(sender, game, state, events, snapshot, seats, **kwargs) ->
         return rows
     row = emails.your_turn(game, seat, snapshot.version, snapshot.digest)
     return [*rows, row] if row is not None else rows
+
+
+@receiver(turn_seen, dispatch_uid="notifications.your_turn_after_a_look")
+def your_turn_after_a_look(sender, seat, version: int, **kwargs) -> None:
+    """A player looked at their board on their turn: should they leave without moving,
+    their turn email comes an hour later all the same (the look drops the one waiting)."""
+    game = seat.game
+    game.refresh_from_db()
+    if game.version != version or game.seat_to_move != seat.position:
+        return
+    if game.status != game.Status.ACTIVE:
+        return
+    if seat.is_bot or seat.autopilot or not seat.email or digests.reads_digest(seat):
+        return
+    emails.your_turn_after_a_look(game, seat, version)
 
 
 @receiver(events_appended, dispatch_uid="notifications.deliver_game_emails")

@@ -1,6 +1,6 @@
 """Celery tasks: small, idempotent wrappers around notifications' functions."""
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from celery import shared_task
 from django.db import transaction
@@ -36,16 +36,32 @@ def deliver(self, message_id: int, now: str | None = None) -> str:
     return message.status if message is not None else "not pending"
 
 
+# A row due within this long gets a task that waits for it with a countdown (a your-turn
+# email's grace period); one due later is left to the minute's sweep, as DESIGN keeps
+# far-future work out of the broker (Redis may lose it).
+SOON = timedelta(minutes=10)
+
+
 def deliver_after_commit(message_id: int, due: datetime) -> None:
     """Queue delivery of outbox row ``message_id`` once the current transaction commits
-    (at once outside one), if it is ``due`` now. A row due later (a your-turn email waits
-    its grace period) gets no task: the minute's sweep queues it when its time comes, so
-    no broker holds a task for later and a move publishes nothing."""
-    if due > timezone.now():
+    (at once outside one): now if it is ``due``, else with a countdown to ``due`` when that
+    is SOON, so a your-turn email goes when its grace ends rather than at the next sweep
+    after it. The sweep stays the backstop (a lost task's row is due, and it queues it),
+    and whether the email is still needed is decided when it is built."""
+    now = timezone.now()
+    if due > now + SOON:
         return
+    wait = max(0.0, (due - now).total_seconds())
+    if wait and deliver.app.conf.task_always_eager:
+        return  # in-process, a countdown would run at once: the sweep sends it when due
     # robust: a broker that is down must not turn a committed move into an error page;
     # the row stays pending and the sweep queues it.
-    transaction.on_commit(lambda: deliver.delay(message_id), robust=True)
+    if wait:
+        transaction.on_commit(
+            lambda: deliver.apply_async((message_id,), countdown=wait), robust=True
+        )
+    else:
+        transaction.on_commit(lambda: deliver.delay(message_id), robust=True)
 
 
 @shared_task

@@ -280,6 +280,8 @@ RAILMAIL_REPLY_TO = os.getenv("RAILMAIL_REPLY_TO", SERVER_EMAIL)
 # inbound route or `manage.py receive_mail` behind the MTA receive reply+...@ it. Empty:
 # the site reads no mail, and replies go to RAILMAIL_REPLY_TO.
 RAILMAIL_INBOUND_DOMAIN = os.getenv("RAILMAIL_INBOUND_DOMAIN", "").strip().lower()
+# The loopback port `manage.py receive_mail` listens on (`make run` starts it there).
+RAILMAIL_RECEIVER_PORT = int(os.getenv("RAILMAIL_RECEIVER_PORT", "8025"))
 ADMINS = [("Admin", address) for address in envlist("ADMINS")]
 
 if PRODUCTION:

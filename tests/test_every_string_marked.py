@@ -36,6 +36,10 @@ NAMES = [
     "pbem-game-record/1",
     "Pseudo",  # the pseudo-language's own name in the language menu
     "The game moved on.",  # the reason every_kind() gives its answer to a reply
+    # The move and the words after it that every_kind()'s confirmation quotes (worded
+    # when the move is played, in the reader's language then).
+    "Denver to 1 east of Denver, 1 track, towards Omaha",
+    "Thanks, Bea!",
 ]
 
 

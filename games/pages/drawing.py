@@ -272,6 +272,15 @@ def render_svg(
         out.extend(_point(p["x"], p["y"]) for p in svg["points"] if not p["pickable"])
     else:
         out.append(layer(board, "points"))
+    out.append('\n  </g>\n  <g class="start-rings">\n    ')
+    for s in svg["starts"]:
+        if s["last"]:
+            # A new start marker is ringed in black and white, which show on any city's
+            # colour and on the paper; under the cities, so that no name is hidden.
+            out.append(
+                f'<circle class="start-ring" cx="{s["x"]}" cy="{s["y"]}" r="13"/>'
+                f'<circle class="start-ring inner" cx="{s["x"]}" cy="{s["y"]}" r="13"/>'
+            )
     out.append('\n  </g>\n  <g class="cities">\n    ')
     for c in svg["cities"]:
         mine = " mine" if c["mine"] else ""

@@ -9,7 +9,7 @@ from games.derived import snapshots
 from games.links import rotate_link, start_fresh_link
 from games.models import Game, Seat
 from games.services.event_log import append_to_log, lock_game
-from games.signals import seat_invited
+from games.signals import seat_invited, turn_seen
 
 
 def remind_invited(seat: Seat) -> None:
@@ -74,12 +74,18 @@ def send_fresh_link(seat: Seat, address: str) -> bool:
 
 def record_seen(seat: Seat, version: int) -> bool:
     """Record that ``seat``'s player saw their board at ``version`` (never beyond the
-    game's own version, never backwards); return whether that was news."""
-    return bool(
+    game's own version, never backwards); return whether that was news (then turn_seen
+    is sent, once it is committed)."""
+    news = bool(
         Seat.objects.filter(
             pk=seat.pk, seen_version__lt=version, game__version__gte=version
         ).update(seen_version=version)
     )
+    if news:
+        transaction.on_commit(
+            lambda: turn_seen.send(sender=Seat, seat=seat, version=version), robust=True
+        )
+    return news
 
 
 def record_browser_time_zone(seat: Seat, name: str) -> None:

@@ -38,16 +38,14 @@ from pbem import ratelimits
 read_table = TableRead(also=MAIL_STOPPED_COLUMNS)
 
 # Added by a move's redirect: the board page it leads to says that the move is in. A query,
-# not a message in a signed cookie: a move is the site's most frequent write, and signing,
-# compressing and then reading back that cookie took about a tenth of its time.
+# not a message in a signed cookie: a move is the site's most frequent write.
 MOVED = "moved"
 
 
 def never_cache_pages(view: Callable) -> Callable:
     """Django's ``never_cache`` for every page ``view`` answers (a board page shows the
     player's hand), but not for its redirects: they show nothing, and a 302 is stored only
-    when its headers ask for it (RFC 9111). Writing those headers took about 3% of a
-    move's time."""
+    when its headers ask for it (RFC 9111)."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
@@ -69,28 +67,35 @@ def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
         # A move before the game starts: show where things stand instead.
         status = 409 if request.method == "POST" else 200
         return render(request, "games/invitation.html", {"game": game, "seat": seat}, status=status)
+    if request.method == "POST":
+        return play_move(request, seat)
+    return show_board(request, seat)
 
-    token = request.resolver_match.kwargs["token"]
-    if request.method != "POST":
-        # For the tab's title: a player with many tabs open sees where they are awaited.
-        your_turn = (
-            game.status == Game.Status.ACTIVE
-            and game.seat_to_move == seat.position
-            and not seat.is_bot
-        )
-        table = PageFacts.of(seat, token)
-        around = {
-            "your_turn": your_turn,
-            # Where the player's move led: it is in, and the game waits for others.
-            "just_moved": MOVED in request.GET and not your_turn,
-            # Where to go next, once this game waits for others.
-            "next_waiting": None if your_turn else waiting_elsewhere(seat),
-            "poll_seconds": settings.RAILMAIL_BOARD_POLL_SECONDS,
-            "mail_stopped": preferences.mail_stopped(seat),
-        }
-        # Rendered once per game version and what the page shows, and cached.
-        return HttpResponse(board_page.page(request, seat, table, around))
 
+def show_board(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """What a GET shows: the board page, rendered once per game version and cached."""
+    game = seat.game
+    # For the tab's title: a player with many tabs open sees where they are awaited.
+    your_turn = (
+        game.status == Game.Status.ACTIVE and game.seat_to_move == seat.position and not seat.is_bot
+    )
+    around = {
+        "your_turn": your_turn,
+        # Where the player's move led: it is in, and the game waits for others.
+        "just_moved": MOVED in request.GET and not your_turn,
+        # Where to go next, once this game waits for others.
+        "next_waiting": None if your_turn else waiting_elsewhere(seat),
+        "poll_seconds": settings.RAILMAIL_BOARD_POLL_SECONDS,
+        "mail_stopped": preferences.mail_stopped(seat),
+    }
+    facts = PageFacts.of(seat, request.resolver_match.kwargs["token"])
+    return HttpResponse(board_page.page(request, seat, facts, around))
+
+
+def play_move(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """What a POST does: play the move, or, without JavaScript, offer the lines that may
+    follow the first; a refused move redraws the board with the reason."""
+    game = seat.game
     snapshot = snapshots.current(game)
     state = snapshot.state
     my_turn = state.seat_to_move == seat.position and not seat.is_bot
@@ -102,21 +107,7 @@ def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
         form.add_error(None, _("It is not your turn."))
         return _board(request, seat, snapshot, None, status=400, error=form)
     if request.POST.get("step") == "second":
-        # Without JavaScript: the first line is chosen; offer only what may follow it.
-        try:
-            first = form.fields["line1"].clean(request.POST.get("line1", ""))
-        except ValidationError:
-            first = None  # not a line that may be built now
-        if first is None:
-            form.add_error("line1", _("Choose the first line, then a second one."))
-            return _board(request, seat, snapshot, form, status=400)
-        second = MoveForm(
-            initial={"version": snapshot.version, "line1": first},
-            state=state,
-            seat=seat.position,
-            first_line=first,
-        )
-        return _board(request, seat, snapshot, second)
+        return second_line(request, seat, snapshot, form)
     if not form.is_valid():
         return _board(request, seat, snapshot, form, status=400)
     try:
@@ -135,10 +126,29 @@ def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
         # Lines and points named as the page names them, in the reader's language.
         form.add_error(None, explain(state.board, exc, game.seat_names()))
         return _board(request, seat, snapshot, form, status=422)
-    # Back to the link the move came through: it opens the seat (its check let the move
-    # through), and needs no signing anew. A path, not a view's name: redirect() would try
-    # it as one first.
+    # Back to the link the move came through: its check let the move through, so it needs
+    # no signing anew.
     return HttpResponseRedirect(f"{request.path}?{MOVED}")
+
+
+def second_line(
+    request: HttpRequest, seat: Seat, snapshot: snapshots.Snapshot, form: MoveForm
+) -> HttpResponse:
+    """Without JavaScript, the first line is chosen: offer only the lines that may follow."""
+    try:
+        first = form.fields["line1"].clean(request.POST.get("line1", ""))
+    except ValidationError:
+        first = None  # not a line that may be built now
+    if first is None:
+        form.add_error("line1", _("Choose the first line, then a second one."))
+        return _board(request, seat, snapshot, form, status=400)
+    second = MoveForm(
+        initial={"version": snapshot.version, "line1": first},
+        state=snapshot.state,
+        seat=seat.position,
+        first_line=first,
+    )
+    return _board(request, seat, snapshot, second)
 
 
 def waiting_elsewhere(seat: Seat) -> dict | None:

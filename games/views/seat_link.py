@@ -57,4 +57,12 @@ def bad_link(request: HttpRequest, token: str, exc: BadLink) -> HttpResponse:
     newer one (and a way to get that), 404 when it never was one."""
     context = {"reason": exc.reason, "token": token, "form": EmailForm()}
     status = 403 if exc.reason == "revoked" else 404
-    return render(request, "games/bad_link.html", context, status=status)
+    if exc.seat is None:
+        return render(request, "games/bad_link.html", context, status=status)
+    # A replaced link still names its seat: its player reads their own language.
+    language = language_for(exc.seat)
+    with translation.override(language):
+        request.LANGUAGE_CODE = language
+        response = render(request, "games/bad_link.html", context, status=status)
+        response.headers["Content-Language"] = language
+    return response

@@ -7,10 +7,11 @@ the board page, the move log, emails and the replies of play by email:
 - any other point by the city nearest to it along the lines (the grid distance; nearer
   by eye, then by name, breaks ties) and the steps from that city, in at most two of the
   six directions of the board, the larger first: "2 east and 1 south-east of Denver"
-  ("2 östlich und 1 südöstlich von Denver"). Every point of the hexagonal grid is one
-  such sum from a given city, so every name is unique on its board;
+  ("2 Schritte östlich und 1 Schritt südöstlich von Denver", as a German player counts
+  them; the older "2 östlich und 1 südöstlich" still reads). Every point of the
+  hexagonal grid is one such sum from a given city, so every name is unique on its board;
 - a line by its two ends, the one first in the board's own order first: "Denver to 1
-  east of Denver" ("Denver bis 1 östlich von Denver").
+  east of Denver" ("Denver bis 1 Schritt östlich von Denver").
 
 Names are worded in the active language. ``point_named`` and ``line_named`` read back
 the names of every language, forgiving of case, accents, spacing, a word or a dash
@@ -27,7 +28,7 @@ from functools import cache
 
 from django.conf import settings
 from django.utils import translation
-from django.utils.translation import gettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext, npgettext, pgettext, pgettext_lazy
 
 from games import rules
 from games.words.city_names import city_name
@@ -161,8 +162,9 @@ def _point_names(board: rules.Board, language: str | None) -> tuple[str, ...]:
                 continue
             city, steps = found
             words = [
-                # Translators: "2 east" in "2 east and 1 south-east of Denver".
-                pgettext("steps", "%(count)s %(direction)s")
+                # Translators: "2 east" in "2 east and 1 south-east of Denver"; German
+                # says the steps ("2 Schritte östlich"): a reader counts them on the board.
+                npgettext("steps", "%(count)s %(direction)s", "%(count)s %(direction)s", count)
                 % {"count": count, "direction": DIRECTIONS[direction][1]}
                 for count, direction in steps
             ]
@@ -236,7 +238,11 @@ def _readable(
 
 _AND = "|".join(AND_WORDS)
 _OF = "|".join(OF_WORDS)
-STEPS = re.compile(rf"^(\d+)\s+([a-z-]+)(?:\s+(?:{_AND})\s+(\d+)\s+([a-z-]+))?\s+(?:{_OF})\s+(.+)$")
+# "2 steps east", "2 Schritte östlich": the word for steps may stand after the count.
+_STEP = r"(?:(?:steps?|schritte?)\s+)?"
+STEPS = re.compile(
+    rf"^(\d+)\s+{_STEP}([a-z-]+)(?:\s+(?:{_AND})\s+(\d+)\s+{_STEP}([a-z-]+))?\s+(?:{_OF})\s+(.+)$"
+)
 COORDINATES = re.compile(r"^\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)$")
 
 
@@ -330,3 +336,26 @@ def line_named(board: rules.Board, text: str) -> int:
             % {"one": point_name(board, a), "other": point_name(board, b)}
         )
     return line
+
+
+@cache
+def _place_words(board: rules.Board) -> tuple[frozenset[str], tuple[str, ...]]:
+    """Every word of every point's name in every language, the directions and the joining
+    words; and the cities' names (as compared)."""
+    names, cities, directions = _readable(board)
+    words = {word for name in names for word in re.findall(r"\w+", name)}
+    words |= set(directions) | set(LINE_WORDS) | set(AND_WORDS) | set(OF_WORDS)
+    words |= {word for name in directions for word in re.findall(r"\w+", name)}
+    return frozenset(words), tuple(cities)
+
+
+def only_place_words(board: rules.Board, text: str) -> bool:
+    """Whether ``text`` is only names of places of ``board`` ("Denver to Omaha", "Seattle")
+    with at least one city: a move written without its keyword."""
+    words, cities = _place_words(board)
+    key = _key(text)
+    found = re.findall(r"\w+", key)
+    if not found or not all(word in words or word.isdigit() for word in found):
+        return False
+    padded = " " + " ".join(found) + " "
+    return any(" " + " ".join(re.findall(r"\w+", city)) + " " in padded for city in cities)

@@ -3,6 +3,7 @@
     {% load words %}
     {{ game.time_per_move|duration }}          -> "2 days", "1 day, 6 hours"
     {% deadline game.deadline zone %}          -> "in 2 days, 3 hours (Tue 25 Nov, 18:00 CET)"
+                                                  ("... 18:00 MEZ" to a German reader)
     {{ names|and_list }}                       -> "Ada, Bob and Cy" ("Ada, Bob und Cy")
     {{ moment|when }}                          -> "Tue 25 Nov, 18:00" ("Di 25. Nov., 18:00")
     {{ moment|ago }}                           -> "just now", "5 minutes ago"
@@ -17,8 +18,11 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from babel import UnknownLocaleError
+from babel.dates import format_datetime
 from django import template
-from django.utils import timezone
+from django.conf import settings
+from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.timesince import timesince
 from django.utils.translation import gettext, pgettext
@@ -59,7 +63,19 @@ def local_time(value: datetime | None, zone_name: str = "UTC") -> str:
     if value is None:
         return ""
     local = timezone.localtime(value, zone(zone_name))
-    return f"{when(local)} {local.tzname()}"
+    return f"{when(local)} {zone_abbreviation(local)}"
+
+
+def zone_abbreviation(local: datetime) -> str:
+    """The short name of the zone ``local`` is in, as the active language writes it: the
+    CLDR's (through Babel), so German readers see "MEZ"/"MESZ"; where that language has
+    no short name for the zone (CLDR then gives an offset), the zone database's ("EST")."""
+    language = translation.to_locale(translation.get_language() or settings.LANGUAGE_CODE)
+    try:
+        name = format_datetime(local, "zzz", locale=language)
+    except (UnknownLocaleError, ValueError):
+        name = ""
+    return name if name.isalpha() else local.tzname()
 
 
 @register.filter(expects_localtime=True)

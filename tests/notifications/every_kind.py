@@ -27,6 +27,13 @@ def every_kind() -> dict[str, Message]:
         "reminder": emails.reminder(game, seats[game.seat_to_move], 24),
         "bot_took_over": emails.write(emails.bot_took_over(game, seats, seats[2], game.version)[0]),
         "reply_answer": emails.reply_answer(seats[0], "stale", "The game moved on."),
+        "reply_played": emails.reply_played(
+            seats[0],
+            game.version,
+            words="Denver to 1 east of Denver, 1 track, towards Omaha",
+            ignored="Thanks, Bea!",
+            in_reply_to="<reply-1@mail.example.com>",
+        ),
     }
     reader = UserFactory(email_mode="daily_digest", email="dee@example.org")
     game.seats.filter(position=game.seat_to_move).update(user=reader, email=reader.email)

@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from games import bots, rules
-from games.pages.drawing import since_last_turn
+from games.pages.drawing import layout, since_last_turn
 from notifications import board_picture
 from tests.conftest import delivered
 from tests.factories import GameFactory
@@ -81,3 +81,27 @@ def test_the_turn_email_carries_it_inline_with_words():
     assert len(image.get_payload(decode=True)) <= board_picture.MAX_BYTES
     assert 'src="cid:board@railmail"' in row.body_html
     assert 'alt="The TransAmerica board, round 1. Ringed: ' in row.body_html
+
+
+PHONE = 390  # the width many phones' mail apps show an email's picture at
+CITY_TEXT = 9  # a city's name, in drawing units (games/static/games/board.css)
+
+
+@pytest.mark.parametrize("cut_back", [3, 60])
+def test_the_readers_part_of_the_board_is_readable_on_a_phone(cut_back):
+    events = bots.simulate("transamerica", 4, random.Random(5))
+    starts = [n for n, event in enumerate(events) if event["type"] == rules.ROUND_STARTED]
+    state = rules.replay(events[: starts[1] - cut_back])
+    viewer = state.seat_to_move
+    region = board_picture.detail_region(state, viewer)
+    # A city's name is over 10 pixels high on the phone.
+    assert CITY_TEXT * PHONE / region.width >= 10
+    # The part shows the reader's start marker, and the board's edge bounds it.
+    pos, width, height = layout(state.board)
+    x, y = pos[state.start_point(viewer)]
+    assert region.x <= x <= region.x + region.width and region.y <= y <= region.y + region.height
+    assert region.x >= 0 and region.x + region.width <= width
+    # Drawn on top at the picture's full width, the whole board small under it.
+    image = Image.open(io.BytesIO(board_picture.picture(state, viewer)))
+    detail = board_picture.WIDTH * region.height / region.width
+    assert image.size[0] == board_picture.WIDTH and image.size[1] > detail + 100

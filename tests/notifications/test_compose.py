@@ -9,11 +9,12 @@ from django.core import mail
 from django.utils import timezone
 
 from games.bots import greedy_move
+from games.models import Game
 from games.services import load_state, record_seen, submit_move
 from notifications import emails
 from notifications.models import Message
 from tests.conftest import delivered, play_turn, sent
-from tests.factories import GameFactory, UserFactory
+from tests.factories import GameFactory, UserFactory, simulated_game
 from tests.minute_jobs import run_minute_jobs
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("anymail_backend")]
@@ -56,6 +57,40 @@ def test_a_position_the_player_has_seen_is_not_mailed(grace, django_capture_on_c
     run_minute_jobs(timezone.now() + grace + timedelta(seconds=1))
     assert sent("your_turn") == []
     assert your_turn_row(game).status == Message.Status.DROPPED
+
+
+def test_a_turn_seen_but_not_played_gets_its_email_an_hour_later(
+    grace, django_capture_on_commit_callbacks
+):
+    game = started_game(django_capture_on_commit_callbacks)
+    seat = game.seats.get(position=load_state(game).seat_to_move)
+    with django_capture_on_commit_callbacks(execute=True):
+        record_seen(seat, game.version)  # a glance, and away
+    run_minute_jobs(timezone.now() + grace + timedelta(seconds=1))
+    assert sent("your_turn") == []  # the email waiting its grace is not needed now...
+    later = Message.objects.get(kind="your_turn", event=f"v{game.version}-seen")
+    run_minute_jobs(timezone.now() + timedelta(minutes=59))
+    assert sent("your_turn") == []
+    run_minute_jobs(timezone.now() + emails.SEEN_BUT_NOT_PLAYED + timedelta(seconds=1))
+    [email] = sent("your_turn")  # ...but an hour on, the turn is still theirs
+    assert email.to == [seat.email] and "Your turn" in email.subject
+    later.refresh_from_db()
+    assert later.status == Message.Status.SENT
+
+
+def test_a_turn_seen_and_then_played_gets_no_email_after_the_look(
+    grace, django_capture_on_commit_callbacks
+):
+    game = started_game(django_capture_on_commit_callbacks)
+    state = load_state(game)
+    seat = game.seats.get(position=state.seat_to_move)
+    with django_capture_on_commit_callbacks(execute=True):
+        record_seen(seat, game.version)
+        record_seen(seat, game.version)  # looking twice is one look
+    assert Message.objects.filter(kind="your_turn", event__endswith="-seen").count() == 1
+    submit_move(game, seat, greedy_move(state, seat.position), game.version)
+    run_minute_jobs(timezone.now() + emails.SEEN_BUT_NOT_PLAYED + timedelta(seconds=1))
+    assert [m for m in sent("your_turn") if m.to == [seat.email]] == []
 
 
 def test_seeing_an_older_position_does_not_count(grace, django_capture_on_commit_callbacks):
@@ -180,3 +215,17 @@ def test_emails_are_written_in_each_recipients_language():
     english_seat.save(update_fields=["language"])
     again = emails.reminder(game, english_seat, 24)
     assert delivered(again).subject.startswith("Reminder: your move is due within 24 hours")
+
+
+def test_the_german_game_over_email_says_hat_for_one_winner_and_one_closer():
+    """The count is the number of winners (and of players who closed the last round), not
+    the letters of their joined names ("Anke haben gewonnen")."""
+    game = simulated_game(seed=1, names=["Anke", "Bernd", "Clara"])
+    Game.objects.filter(pk=game.pk).update(language="de")
+    state = load_state(game)
+    assert len(state.winners) == 1 and len(state.last_scoring["connected"]) == 1
+    row = Message.objects.filter(kind="game_over", game=game).first()
+    body = delivered(row).body_text
+    winner = ["Anke", "Bernd", "Clara"][state.winners[0]]
+    assert f"{winner} hat gewonnen." in body and "haben gewonnen" not in body
+    assert "hat alle fünf Städte verbunden" in body and "haben alle" not in body

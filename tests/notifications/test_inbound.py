@@ -13,18 +13,18 @@ from django.test import Client
 from django.utils import translation
 from django.utils.translation import gettext
 
-from games import rules
+from games import links, rules
 from games.bots import greedy_move
 from games.models import TalkMessage
 from games.services import load_state, submit_move
 from games.words import places, suggestions
-from notifications import emails, reply_addresses, reply_grammar
+from notifications import emails, preferences, reply_addresses, reply_grammar
 from notifications.management.commands.receive_mail import ReplyHandler
 from notifications.models import InboundMail, Message
 from tests.conftest import play_turn, sent
-from tests.factories import GameFactory
+from tests.factories import GameFactory, simulated_game
 from tests.faults import closed_port
-from tests.notifications.replies import CLIENTS, raw_reply
+from tests.notifications.replies import LAYOUTS, raw_reply, two_line_move
 
 # A real SMTP server whose handler reads the database from its own thread: committed
 # data, on PostgreSQL.
@@ -98,10 +98,14 @@ def table():
 def test_the_turn_email_offers_moves_and_says_how_to_reply(table):
     assert table.reply_to == reply_addresses.reply_address(table.ada, table.version)
     body = table.email.body
-    assert "make the first line of your reply 1, 2 or 3" in body
+    assert "write on the first line of your reply 1, 2 or 3" in body
     for offer in table.offered():
         assert f"{offer.number}: {offer.words}" in body
         assert f"/play/{table.version}/{offer.number}/" in body
+    # The grammar's example is a move legal for the reader: their first suggestion.
+    state = load_state(table.game)
+    example = reply_grammar.move_text(table.offered()[0].move, state.board)
+    assert f'"move: {example}"' in body
 
 
 def test_a_reply_with_a_number_plays_that_suggestion(receiver, table):
@@ -118,23 +122,45 @@ def test_a_reply_with_a_number_plays_that_suggestion(receiver, table):
         assert tuple(last["point"]) == second.move.point
 
 
-@pytest.mark.parametrize("client", sorted(CLIENTS))
-def test_a_named_move_under_each_clients_quote_is_played(receiver, table, client):
-    board = load_state(table.game).board
-    first = table.offered()[0].move
-    if isinstance(first, rules.PlaceStart):
-        what = places.point_name(board, board.point_index[first.point])
-    else:
-        what = "; ".join(places.line_name(board, board.line_id(line)) for line in first.lines)
+@pytest.mark.parametrize("client, position", LAYOUTS)
+def test_a_wrapped_two_line_move_from_each_client_is_played_whole_and_confirmed(
+    receiver, client, position
+):
+    """The corpus: each client's reply, the move above, below or between the quote, in
+    the client's language, two lines long (so wrapped where the client wraps)."""
+    language = "de" if client.endswith("-de") else "en"
+    table = Table(turns=3, language=language)  # every start marker placed: Ada builds
+    state = load_state(table.game)
+    move = two_line_move(state)
+    with translation.override(language):
+        written = f"{reply_grammar.move_word()}: {reply_grammar.move_text(move, state.board)}"
+        thanks = "Danke, Bea!" if language == "de" else "Thanks, Bea!"
+    assert len(written) > 78  # longer than any client's lines
     raw = raw_reply(
         sender=table.ada.email.upper(),  # case never matters
         to=table.reply_to,
-        first_lines=f"move: {what}",
+        first_lines=f"{written}\n\n{thanks}\nAda",
         ours=table.email.body,
         client=client,
+        position=position,
+        message_id="<corpus-1@mail.example.com>",
     )
+    mail.outbox.clear()
     assert send(receiver, raw, table.reply_to) == "played"
-    assert table.moved()
+    built = table.game.engine_events()[-1]
+    assert built["type"] == rules.TRACK_BUILT and built["seat"] == table.ada.position
+    assert [tuple(map(tuple, line)) for line in built["lines"]] == [
+        tuple(line) for line in move.lines
+    ]
+    assert not TalkMessage.objects.exists()  # words after a move are not talk
+    [confirmation] = sent("reply_played")
+    assert confirmation.to == [table.ada.email]
+    assert confirmation.extra_headers["In-Reply-To"] == "<corpus-1@mail.example.com>"
+    with translation.override(language):
+        assert gettext("Your move was played") in confirmation.subject
+        ignored = "What you wrote after your move was ignored (it was not posted to the table):"
+        assert gettext(ignored) in confirmation.body
+    assert thanks in confirmation.body
 
 
 def test_words_that_are_not_a_move_go_to_the_table(receiver, table):
@@ -382,3 +408,137 @@ def test_emails_say_to_reply_only_where_the_site_reads_mail(settings, table):
     assert built.headers["Reply-To"] == settings.RAILMAIL_REPLY_TO
     assert "first line of your reply" not in built.body_text
     assert Message.objects.filter(kind="reply_answer").count() == 0
+
+
+def test_words_below_the_quote_go_to_the_table_as_written(receiver, table):
+    raw = raw_reply(
+        sender=table.ada.email,
+        to=table.reply_to,
+        first_lines="Good luck, everyone!",
+        ours=table.email.body,
+        client="thunderbird-en",
+        position="below",
+    )
+    assert send(receiver, raw, table.reply_to) == "talk"
+    assert TalkMessage.objects.get().text == "Good luck, everyone!"
+
+
+def own_cities(table, count: int) -> list[str]:
+    return list(load_state(table.game).hands[table.ada.position])[:count]
+
+
+def test_words_naming_three_of_the_readers_cities_never_reach_the_table(receiver, table):
+    three = own_cities(table, 3)
+    # Re-wrapped and lower case, as a quote pasted by hand would be.
+    words = f"I still need {three[0].lower()}, {three[1]}\nand {three[2].upper()} :("
+    raw = raw_reply(sender=table.ada.email, to=table.reply_to, first_lines=words)
+    mail.outbox.clear()
+    assert send(receiver, raw, table.reply_to) == "refused-talk"
+    assert not TalkMessage.objects.exists()
+    [answer] = sent("reply_answer")
+    assert "three or more of your own cities" in answer.body
+    two = own_cities(table, 2)
+    raw = raw_reply(
+        sender=table.ada.email, to=table.reply_to, first_lines=f"{two[0]} or {two[1]}, hmm."
+    )
+    assert send(receiver, raw, table.reply_to) == "talk"
+
+
+def test_words_holding_the_seat_link_never_reach_the_table(receiver, table):
+    link = links.seat_url(table.ada)
+    wrapped = f"Bea, look:\n{link[:40]}\n{link[40:]}"
+    raw = raw_reply(sender=table.ada.email, to=table.reply_to, first_lines=wrapped)
+    mail.outbox.clear()
+    assert send(receiver, raw, table.reply_to) == "refused-talk"
+    assert not TalkMessage.objects.exists()
+    assert "link to your seat" in sent("reply_answer")[0].body
+
+
+@pytest.mark.parametrize("line", ["mvoe: 1", "moev Seattle", "Seattle to 1 east of Seattle"])
+def test_a_mistyped_command_is_answered_with_the_grammar_never_posted(receiver, table, line):
+    raw = raw_reply(
+        sender=table.ada.email, to=table.reply_to, first_lines=line, ours=table.email.body
+    )
+    mail.outbox.clear()
+    assert send(receiver, raw, table.reply_to) == "refused-mistyped"
+    assert not TalkMessage.objects.exists() and not table.moved()
+    [answer] = sent("reply_answer")
+    assert "write on the first line of your reply 1, 2 or 3" in answer.body
+    for offer in table.offered():  # the reader's suggestions, repeated
+        assert f"{offer.number}: {offer.words}" in answer.body
+
+
+def test_every_refusal_shows_the_grammar_and_the_suggestions(receiver, table):
+    raw = raw_reply(
+        sender=table.ada.email,
+        to=table.reply_to,
+        first_lines="move: Atlantis",
+        message_id="<refused-1@mail.example.com>",
+    )
+    mail.outbox.clear()
+    assert send(receiver, raw, table.reply_to) == "refused-unclear"
+    [answer] = sent("reply_answer")
+    assert answer.extra_headers["In-Reply-To"] == "<refused-1@mail.example.com>"  # threaded
+    state = load_state(table.game)
+    example = reply_grammar.move_text(table.offered()[0].move, state.board)
+    assert f'"move: {example}"' in answer.body
+    assert f"1: {table.offered()[0].words}" in answer.body
+
+
+def test_a_reply_to_a_finished_game_says_the_game_is_over(receiver):
+    game = simulated_game(seed=1)
+    ada = game.seats.get(position=0)
+    address = reply_addresses.reply_address(ada, game.version)
+    raw = raw_reply(sender=ada.email, to=address, first_lines="1")
+    mail.outbox.clear()
+    assert send(receiver, raw, address) == "refused-game-over"
+    [answer] = sent("reply_answer")
+    assert "This game is over" in answer.body and "not your turn" not in answer.body
+
+
+def test_confirmations_can_be_turned_off(receiver, table):
+    preferences.choose(table.ada.email, emails.REPLY_PLAYED, preferences.Choice.STOP_KIND)
+    raw = raw_reply(sender=table.ada.email, to=table.reply_to, first_lines="1")
+    mail.outbox.clear()
+    assert send(receiver, raw, table.reply_to) == "played"
+    assert sent("reply_played") == []
+    row = Message.objects.get(kind=emails.REPLY_PLAYED)
+    assert row.status == Message.Status.SUPPRESSED
+
+
+def test_a_german_players_refusal_is_all_german(receiver):
+    table = Table(language="de")
+    old = reply_addresses.reply_address(table.bea, table.version)
+    state = load_state(table.game)
+    submit_move(table.game, table.ada, greedy_move(state, table.ada.position), table.game.version)
+    raw = raw_reply(sender=table.bea.email, to=old, first_lines="1", client="gmail-de")
+    mail.outbox.clear()
+    assert send(receiver, raw, old, envelope_from=table.bea.email) == "refused-stale"
+    [answer] = sent("reply_answer")
+    with translation.override("de"):
+        assert gettext("The game moved on after the email you answered.") in answer.body
+    assert "The game moved on" not in answer.body
+
+
+@pytest.mark.parametrize("join", [" and", ";", ","])
+def test_a_two_line_move_broken_after_its_join_is_played_whole_or_refused(receiver, join):
+    """The mail program broke the line just after the join: both lines are played, and
+    when the second cannot be read, nothing is (never the first line alone)."""
+    table = Table(turns=3)
+    state = load_state(table.game)
+    move = two_line_move(state)
+    first, second = (
+        places.line_name(state.board, state.board.line_id(line)) for line in move.lines
+    )
+    broken = raw_reply(
+        sender=table.ada.email, to=table.reply_to, first_lines=f"move: {first}{join}\nAtlantis"
+    )
+    mail.outbox.clear()
+    assert send(receiver, broken, table.reply_to) == "refused-unclear"
+    assert not table.moved()
+    raw = raw_reply(
+        sender=table.ada.email, to=table.reply_to, first_lines=f"move: {first}{join}\n{second}"
+    )
+    assert send(receiver, raw, table.reply_to) == "played"
+    built = table.game.engine_events()[-1]
+    assert len(built["lines"]) == 2

@@ -112,16 +112,29 @@ def test_a_move_that_rolls_back_sends_no_email():
         assert Message.objects.filter(game=game, kind="your_turn").count() == 2
 
 
-def test_a_turn_email_that_waits_its_grace_is_queued_by_the_sweep_when_due(settings):
+def test_a_turn_email_goes_when_its_grace_ends_without_waiting_for_the_sweep(settings):
+    settings.RAILMAIL_TURN_EMAIL_GRACE = 3
+    with celery_worker() as worker:
+        row = turn_email(GameFactory())
+        # The move published one task that waits out the grace period on the broker.
+        assert worker.queued(DELIVER) == [(row.pk,)]
+        assert row.status == Message.Status.PENDING
+        wait_for(lambda: sent(row), "the turn email once its grace has passed")
+        assert row.sent_at >= row.created_at + timedelta(seconds=3) - outbox.EARLY
+        assert row.sent_at < row.created_at + timedelta(seconds=30)  # not a minute's sweep
+        assert [m.to for m in mail.outbox] == [[row.to]]
+
+
+def test_the_sweep_still_sends_a_turn_email_whose_task_was_lost(settings):
     settings.RAILMAIL_TURN_EMAIL_GRACE = 120
     with celery_worker() as worker:
         row = turn_email(GameFactory())
-        # Nothing for the broker to hold for two minutes: the move published no task.
-        assert worker.queued(DELIVER) == []
+        [waiting] = worker.queued(DELIVER)  # the countdown task, held for two minutes
+        assert waiting == (row.pk,)
         assert tasks.sweep_outbox(timezone.now().isoformat())["due"] == 0
         due = row.next_attempt_at.isoformat()
         assert tasks.sweep_outbox(due)["due"] == 1
-        assert worker.queued(DELIVER) == [(row.pk, due)]  # on the real broker
+        assert worker.queued(DELIVER)[-1] == (row.pk, due)  # on the real broker
         wait_for(lambda: sent(row), "the turn email once its grace has passed")
         assert [m.to for m in mail.outbox] == [[row.to]]
 

@@ -63,3 +63,10 @@ class Command(BaseCommand):
             f"The admin: {admin_url} ({DEMO_EMAIL}, password {DEMO_PASSWORD!r}: the "
             "password is for /admin/ only)."
         )
+        if settings.RAILMAIL_INBOUND_DOMAIN:
+            port = settings.RAILMAIL_RECEIVER_PORT
+            self.stdout.write(
+                f"Replies: answer an email in the mailbox at its Reply-To address "
+                f"(reply+...@{settings.RAILMAIL_INBOUND_DOMAIN}) through the SMTP server "
+                f"127.0.0.1:{port}, from the seat's address; the README shows how."
+            )

@@ -1,6 +1,6 @@
 """Receive replies by SMTP: the built-in receiver an MTA forwards reply mail to.
 
-    manage.py receive_mail [--host 127.0.0.1] [--port 8025]
+    manage.py receive_mail [--host 127.0.0.1] [--port 8025 (RAILMAIL_RECEIVER_PORT)]
 
 It accepts mail only for reply addresses of RAILMAIL_INBOUND_DOMAIN (550 for any other
 recipient: never an open relay) and hands each message to notifications.inbound, the
@@ -57,7 +57,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--host", default="127.0.0.1")
-        parser.add_argument("--port", type=int, default=8025)
+        parser.add_argument("--port", type=int, default=settings.RAILMAIL_RECEIVER_PORT)
 
     def handle(self, *args, host: str, port: int, **options) -> None:
         if not settings.RAILMAIL_INBOUND_DOMAIN:

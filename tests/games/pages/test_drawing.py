@@ -1,9 +1,12 @@
 import math
+import re
+from pathlib import Path
 
 import pytest
+from django.contrib.staticfiles import finders
 
 from games import rules
-from games.pages.drawing import SCALE, board_svg, last_turn, xy
+from games.pages.drawing import SCALE, board_svg, last_turn, render_svg, xy
 from games.services import load_state
 from games.words.places import line_label
 from tests.conftest import play_turn
@@ -73,3 +76,22 @@ def test_line_labels_name_direction_and_kind():
     single = board.line_id(((0, 0), (0, 1)))
     assert " to " in line_label(board, single)
     assert "costs 1" in line_label(board, single)
+
+
+def test_a_new_start_marker_is_ringed_in_black_and_white_under_the_city_names():
+    """Black and white show on every city's colour and on the paper: the ring marks a
+    new start marker wherever it stands."""
+    game = play_turn(GameFactory())
+    events = game.engine_events()
+    state = rules.replay(events)
+    markup = str(render_svg(board_svg(state, 0, highlight=last_turn(state, events))))
+    x, y = board_svg(state, 0)["starts"][0]["x"], board_svg(state, 0)["starts"][0]["y"]
+    assert f'<circle class="start-ring" cx="{x}" cy="{y}"' in markup
+    assert f'<circle class="start-ring inner" cx="{x}" cy="{y}"' in markup
+    assert markup.index('class="start-rings"') < markup.index('class="cities"')
+    css = Path(finders.find("games/board.css")).read_text()
+    outer = re.search(r"\.board \.start-ring \{([^}]*)\}", css)[1]
+    inner = re.search(r"\.board \.start-ring\.inner \{([^}]*)\}", css)[1]
+    assert "stroke: #1d232b" in outer and "stroke: #fff" in inner
+    # An older marker is not ringed.
+    assert '<circle class="start-ring' not in str(render_svg(board_svg(state, 0)))

@@ -5,7 +5,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
-from games.links import make_token, seat_path
+from games.links import make_token, rotate_link, seat_path
 from games.services import load_state
 from games.words.city_names import city_name
 from tests.factories import GameFactory, UserFactory
@@ -73,3 +73,38 @@ def test_real_german_on_a_transeuropa_board_page(client):
     with translation.override("de"):
         assert all(city_name(city) in text for city in hand)
     assert "Spielplan TransEuropa" in text
+
+
+def test_a_replaced_link_is_answered_in_its_seats_language(client):
+    """The 403 of a replaced link is the seat's player's, whatever the browser asks."""
+    game = GameFactory(language="de")
+    seat = game.seats.get(position=1)
+    old = seat_path(seat)
+    rotate_link(seat)
+    page = client.get(old, HTTP_ACCEPT_LANGUAGE="en")
+    assert page.status_code == 403
+    assert page["Content-Language"] == "de"
+    text = page.content.decode()
+    assert german("This link has been replaced") in text
+    assert '<html lang="de">' in text
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_missing_page_is_in_the_readers_language(client, language):
+    page = client.get("/no/such/page/", HTTP_ACCEPT_LANGUAGE=language)
+    assert page.status_code == 404
+    text = page.content.decode()
+    with translation.override(language):
+        assert gettext("Page not found") in text
+    assert f'<html lang="{language}">' in text
+    assert page["Content-Language"] == language
+    assert "Not Found" not in text
+
+
+def test_the_manage_page_names_bots_in_the_readers_language(client):
+    creator = UserFactory(language="de")
+    game = GameFactory(created_by=creator, started=False, bots="greedy")
+    client.force_login(creator)
+    text = client.get(reverse("games:manage", args=[game.pk])).content.decode()
+    assert f"Bot ({german('Greedy', 'bot level')})" in text
+    assert "Bot (greedy)" not in text

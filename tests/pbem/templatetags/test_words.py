@@ -50,3 +50,20 @@ def test_ago_says_just_now_within_the_first_minute_never_0_minutes():
     with translation.override("de"):
         assert ago(NOW - timedelta(seconds=59), NOW) == "gerade eben"
         assert ago(NOW - timedelta(minutes=5), NOW) == "vor 5\xa0Minuten"
+
+
+@pytest.mark.parametrize(
+    "moment, zone_name, language, name",
+    [
+        (NOW, "Europe/Berlin", "de", "MEZ"),
+        (datetime(2026, 7, 1, 12, tzinfo=UTC), "Europe/Berlin", "de", "MESZ"),
+        (NOW, "Europe/Berlin", "en", "CET"),
+        (datetime(2026, 7, 1, 12, tzinfo=UTC), "Europe/Berlin", "en", "CEST"),
+        (NOW, "America/New_York", "de", "EST"),  # no German short name: the database's
+        (NOW, "America/New_York", "en", "EST"),
+        (NOW, "UTC", "de", "UTC"),
+    ],
+)
+def test_a_zone_is_named_as_the_readers_language_names_it(moment, zone_name, language, name):
+    with translation.override(language):
+        assert local_time(moment, zone_name).endswith(f" {name}")
