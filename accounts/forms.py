@@ -1,6 +1,8 @@
 """Forms for signing in and for a player's preferences."""
 
-from zoneinfo import available_timezones
+from functools import cache
+from pathlib import Path
+from zoneinfo import TZPATH, available_timezones
 
 from django import forms
 from django.conf import settings
@@ -24,19 +26,89 @@ class LoginForm(forms.Form):
         return normalize_email(self.cleaned_data["email"])
 
 
-def timezone_choices() -> list[tuple[str, str]]:
-    """Every IANA time zone this system knows, by name."""
-    return [(name, name.replace("_", " ")) for name in sorted(available_timezones())]
+# Offered first: where most players of TransAmerica and TransEuropa live.
+COMMON_ZONES = (
+    "UTC",
+    "Europe/London",
+    "Europe/Dublin",
+    "Europe/Lisbon",
+    "Europe/Paris",
+    "Europe/Berlin",
+    "Europe/Amsterdam",
+    "Europe/Vienna",
+    "Europe/Zurich",
+    "Europe/Rome",
+    "Europe/Madrid",
+    "Europe/Stockholm",
+    "Europe/Warsaw",
+    "Europe/Helsinki",
+    "Europe/Athens",
+    "America/New_York",
+    "America/Chicago",
+    "America/Denver",
+    "America/Phoenix",
+    "America/Los_Angeles",
+    "America/Anchorage",
+    "Pacific/Honolulu",
+    "America/Toronto",
+    "America/Vancouver",
+    "America/Sao_Paulo",
+    "Asia/Tokyo",
+    "Asia/Shanghai",
+    "Asia/Kolkata",
+    "Asia/Singapore",
+    "Australia/Sydney",
+    "Pacific/Auckland",
+)
+
+
+@cache
+def canonical_zones() -> tuple[str, ...]:
+    """The time zones a list offers: each place once, not its old aliases too ("US/Eastern",
+    "Asia/Calcutta", "GB"). From the zone database's own list of zones (zone1970.tab,
+    beside the zone files), else every zone named Area/Place."""
+    known = available_timezones()
+    for folder in TZPATH:
+        table = Path(folder) / "zone1970.tab"
+        if table.is_file():
+            lines = table.read_text().splitlines()
+            names = {line.split("\t")[2] for line in lines if line and not line.startswith("#")}
+            return tuple(sorted((names & known) | {"UTC"}))
+    old = ("Etc/", "US/", "SystemV/", "Brazil/", "Canada/", "Chile/", "Mexico/")
+    return tuple(sorted(n for n in known if "/" in n and not n.startswith(old)) + ["UTC"])
+
+
+def timezone_choices(current: str = "") -> list:
+    """The time zones to choose from: the common ones first, then every zone once (and
+    ``current``, the value already chosen, even when it is an old alias)."""
+    every = list(canonical_zones())
+    if current and current not in every and current in available_timezones():
+        every = sorted([*every, current])
+    return [
+        (_("Common"), [(name, zone_label(name)) for name in COMMON_ZONES if name in every]),
+        (_("All time zones"), [(name, zone_label(name)) for name in every]),
+    ]
+
+
+def zone_label(name: str) -> str:
+    return name.replace("_", " ")
+
+
+class TimeZoneField(forms.ChoiceField):
+    """A time zone, from the list above; any zone the system knows is accepted (a value
+    chosen before the list lost its aliases stays valid)."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(choices=timezone_choices, **kwargs)
+
+    def valid_value(self, value) -> bool:
+        return value in available_timezones()
 
 
 class PreferencesForm(forms.ModelForm):
     """A player's name, turn emails, reminders, time zone and language."""
 
-    timezone = forms.ChoiceField(
-        label=_("Time zone"),
-        choices=timezone_choices,
-        help_text=_("Deadlines are shown in it."),
-    )
+    timezone = TimeZoneField(label=_("Time zone"), help_text=_("Deadlines are shown in it."))
 
     language = forms.ChoiceField(
         label=_("Language"),
@@ -69,6 +141,7 @@ class PreferencesForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         # The name goes into other players' emails, some of it into their subjects.
         self.fields["name"].validators.append(refuse_control_characters)
+        self.fields["timezone"].choices = timezone_choices(self.instance.timezone)
         for name in ("quiet_start", "quiet_end"):
             self.fields[name].widget.input_type = "time"  # the browser's time picker
 

@@ -16,7 +16,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from accounts.forms import timezone_choices
+from accounts.forms import TimeZoneField
 from games import rules
 from games.bots import BOTS
 from games.models import Game
@@ -128,6 +128,7 @@ class MoveForm(forms.Form):
             )
         )
         self.may_colour = bool(state.options.exclusive_tracks) and state.exclusive_left[seat] > 0
+        self._seconds: dict[bool, dict[int, list[int]]] = {}
         if not self.may_colour:
             del self.fields["colour1"]
             del self.fields["colour2"]
@@ -144,7 +145,23 @@ class MoveForm(forms.Form):
         after any first line."""
         if self.first_line is not None:
             return rules.legal_second_line_ids(self.state, self.seat, self.first_line)
-        return second_line_ids(self.state, self.seat, self.first_line_ids)
+        found: set[int] = set()
+        for coloured in (False, True) if self.may_colour else (False,):
+            for seconds in self.seconds_after(coloured).values():
+                found.update(seconds)
+        return sorted(found)
+
+    def seconds_after(self, coloured: bool = False) -> dict[int, list[int]]:
+        """For each first line, the second lines the rules allow after it, when it is built
+        with coloured track or not: what the board's script offers once a first line is
+        picked (a second line may touch the network only through the first, or through
+        track the first joins to it)."""
+        if coloured not in self._seconds:
+            self._seconds[coloured] = {
+                line: rules.legal_second_line_ids(self.state, self.seat, line, coloured)
+                for line in self.first_line_ids
+            }
+        return self._seconds[coloured]
 
     @property
     def may_pass(self) -> bool:
@@ -232,6 +249,17 @@ BOT_NAMES = {
 }
 
 
+# The reminders a new game may have: how long before the deadline, in hours.
+REMINDER_CHOICES = [
+    ("1", _("1 hour")),
+    ("2", _("2 hours")),
+    ("6", _("6 hours")),
+    ("12", _("12 hours")),
+    ("24", _("1 day")),
+    ("48", _("2 days")),
+]
+
+
 def bot_levels() -> list[tuple[str, str]]:
     """The bots a seat can be given."""
     return [(name, BOT_LEVEL_LABELS.get(name, name.capitalize())) for name in BOTS]
@@ -289,17 +317,19 @@ class NewGameForm(forms.Form):
         required=False,
         initial="48",
     )
-    reminder_hours = forms.CharField(
-        initial="24, 2",
+    reminder_hours = forms.TypedMultipleChoiceField(
+        choices=REMINDER_CHOICES,
+        coerce=int,
+        initial=["24", "2"],
         required=False,
-        label=_("Reminder hours"),
-        help_text=_("Hours before the deadline at which the player to move is reminded."),
+        widget=forms.CheckboxSelectMultiple,
+        label=_("Reminders"),
+        help_text=_("How long before the deadline the player to move is reminded."),
     )
     on_timeout = forms.ChoiceField(
         label=_("On timeout"), choices=Game.OnTimeout.choices, initial=Game.OnTimeout.BOT
     )
-    time_zone = forms.ChoiceField(
-        choices=timezone_choices,
+    time_zone = TimeZoneField(
         initial="UTC",
         required=False,
         label=_("Time zone"),
@@ -320,6 +350,13 @@ class NewGameForm(forms.Form):
     creator_plays = forms.BooleanField(
         required=False, initial=True, label=_("I play too (seat 1, first to move)")
     )
+    creator_name = forms.CharField(
+        max_length=100,
+        required=False,
+        label=_("Your name"),
+        help_text=_("As the other players see it, when you play."),
+        validators=[refuse_control_characters],
+    )
     start_when = forms.ChoiceField(
         choices=[
             ("accepted", _("When every invited player has joined")),
@@ -339,21 +376,15 @@ class NewGameForm(forms.Form):
         ),
     )
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            # The page's script may put the browser's zone in place of the default.
+            self.fields["time_zone"].widget.attrs["data-browser-zone"] = ""
+
     def clean_reminder_hours(self) -> list[int]:
-        text = self.cleaned_data["reminder_hours"].strip()
-        if not text:
-            return []
-        try:
-            hours = sorted({int(part) for part in text.replace(";", ",").split(",")}, reverse=True)
-        except ValueError:
-            raise ValidationError(
-                gettext("Give whole hours separated by commas, such as 24, 2."), code="invalid"
-            ) from None
-        if any(h < 1 or h > 24 * 14 for h in hours):
-            raise ValidationError(
-                gettext("Each reminder is between 1 hour and 14 days before."), code="out_of_range"
-            )
-        return hours
+        """The hours before the deadline, latest reminder last: [24, 2]."""
+        return sorted(set(self.cleaned_data["reminder_hours"]), reverse=True)
 
     def settings(self) -> GameSettings:
         """The game's settings, from a valid form."""
@@ -424,12 +455,13 @@ class BasePlayerFormSet(forms.BaseFormSet):
     def filled(self) -> list[PlayerForm]:
         return [f for f in self.forms if f.has_changed() and f.cleaned_data]
 
-    def seat_specs(self, creator=None) -> list[SeatSpec]:
+    def seat_specs(self, creator=None, creator_name: str = "") -> list[SeatSpec]:
         """Every seat in play order, from a valid formset: the ``creator`` first when they
-        play (they have joined), then the others; bots join at once, people are invited."""
+        play (they have joined; named ``creator_name``, else by their account), then the
+        others; bots join at once, people are invited."""
         specs = []
         if creator is not None:
-            name = creator.get_short_name() or creator.email
+            name = creator_name.strip() or creator.get_short_name() or creator.email
             specs.append(SeatSpec(name, creator.email, creator))
         for form in self.filled():
             data = form.cleaned_data

@@ -3,6 +3,8 @@ from django.contrib import admin
 from django.http import HttpResponse
 from django.urls import include, path
 
+from pbem import views
+
 admin.site.site_header = "Railmail administration"
 admin.site.site_title = "Railmail"
 
@@ -11,6 +13,8 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("mail/", include("notifications.urls")),
     path("", include("games.urls")),
+    # Asked for by browsers and feed readers whatever the page says (the pages link it).
+    path("favicon.ico", views.favicon),
 ]
 
 if settings.RAILMAIL_BENCHMARK:

@@ -1,13 +1,20 @@
 """The site's own error pages: too many requests (429), the database being down (503),
-and the server error (500) that falls back to the 503 page for a database error."""
+and the server error (500) that falls back to the 503 page for a database error; and
+/favicon.ico."""
 
 import logging
 import sys
 
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse, HttpResponseServerError
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponsePermanentRedirect,
+    HttpResponseServerError,
+)
 from django.shortcuts import render
 from django.template import loader
+from django.templatetags.static import static
 
 log = logging.getLogger(__name__)
 
@@ -15,6 +22,12 @@ log = logging.getLogger(__name__)
 RATE_LIMIT_RETRY_AFTER = 600
 # How long a client is asked to wait while the database is unreachable (a restart).
 OUTAGE_RETRY_AFTER = 30
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """/favicon.ico, which browsers ask for whatever a page links: the site's icon (the
+    static file's address is read per request, so that it follows the stored files)."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
 
 
 def rate_limited(request: HttpRequest, exception: Exception) -> HttpResponse:

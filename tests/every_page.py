@@ -39,6 +39,13 @@ def pages(user) -> dict[str, str]:
         "board-finished": seat_path(finished.seats.first()),
         "board-round-summary": seat_path(summary_seat),
         "seat-history": reverse("games:seat_replay", args=[make_token(to_move)]),
+        # The one-tap suggestions of a your-turn email: a start marker, then lines.
+        "suggestion-start": reverse(
+            "games:suggested", args=[make_token(to_move), placing.version, 1]
+        ),
+        "suggestion-lines": reverse(
+            "games:suggested", args=[make_token(builder), building.version, 1]
+        ),
         "invitation": seat_path(invited),
         "unsubscribe": reverse(
             "notifications:unsubscribe", args=[emails.unsubscribe_token(user.email, "your_turn")]

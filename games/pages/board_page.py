@@ -270,6 +270,10 @@ def _pick_data(state: rules.GameState, viewer: int, form: MoveForm) -> dict:
         "placing": form.placing,
         "network": network,
         "first": form.first_line_ids,
+        # Exactly the second lines the rules allow after each first line, by how the first
+        # is built (coloured track only when the seat may use it).
+        "after": _by_line(form.seconds_after(coloured=False)),
+        "after_coloured": _by_line(form.seconds_after(coloured=True)) if form.may_colour else None,
         "lines": lines,
         # For tapping a point and then one of its lines by direction (a phone's way).
         "positions": pos,
@@ -285,11 +289,31 @@ def _pick_data(state: rules.GameState, viewer: int, form: MoveForm) -> dict:
             "at": gettext("Crossing point: %(point)s"),
             # A direction button for a double line: "east (double)".
             "double": gettext("%(direction)s (double line)"),
+            # Under the board, what the player has picked or may pick, and why nothing
+            # was sent (the same words as the form's).
+            "place": gettext("Pick a free crossing point on the board for your start marker."),
+            "place_picked": gettext("Start marker on %(point)s."),
+            "build_tap": gettext(
+                "Tap a crossing point of your network, then the direction to build in."
+            ),
+            "build_click": gettext(
+                "Click a line touching your network: one or two single lines, or one double line."
+            ),
+            "picked": gettext("Picked: %(lines)s. Cost so far: %(cost)s of 2."),
+            "may_add": gettext("You may add a second line, or build."),
+            "pass": gettext("None of your lines can be extended: you pass this turn."),
+            "no_line": gettext("Pick one or two lines to build."),
+            "no_point": gettext("Pick a crossing point for your start marker."),
         },
         "centre": centre,
         "may_colour": form.may_colour,
         "coloured_left": state.exclusive_left[viewer] if state.exclusive_left else 0,
     }
+
+
+def _by_line(seconds: dict[int, list[int]]) -> dict[str, list[str]]:
+    """Line ids as the script keys them (strings, as its picks are)."""
+    return {str(first): [str(line) for line in after] for first, after in seconds.items() if after}
 
 
 def round_summary(
@@ -318,9 +342,13 @@ def round_summary(
                 "name": names[p],
                 "hand": city_names(scoring["hands"][p]),
                 "loss": scoring["losses"][p],
+                # The key to the drawing above: the colour and number of the seat's track.
+                "colour": seat_colour(p),
+                "number": p + 1,
             }
             for p in range(len(names))
         ],
-        "svg": render_svg(svg, layer),
+        # Its own title id: the live board below has "board-title".
+        "svg": render_svg(svg, layer, title_id="summary-board-title"),
         "key": f"railmail:summary:{game.pk}:{scoring['round']}",
     }

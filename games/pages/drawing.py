@@ -185,6 +185,8 @@ def board_svg(
             "diamond": _diamond(*pos[point]),
             "last": point == highlight.start or point in highlight.starts,
             "title": gettext("%(player)s's start marker") % {"player": name(seat)},
+            # Whose it is by number as well as colour (the page's key says whose).
+            "number": seat + 1,
         }
         for seat, point in enumerate(state.starts)
         if point is not None
@@ -235,11 +237,14 @@ def static_layer(board_name: str, name: str) -> str:
     return "".join(out)
 
 
-def render_svg(svg: dict, layer: Callable[[str, str], str] = static_layer) -> SafeString:
+def render_svg(
+    svg: dict, layer: Callable[[str, str], str] = static_layer, *, title_id: str = "board-title"
+) -> SafeString:
     """The markup of a drawing made by ``board_svg``.
 
     ``layer(board, name)`` gives each static layer's markup; a caller that caches the
-    page may give a placeholder instead and fill it in later.
+    page may give a placeholder instead and fill it in later. ``title_id``: the id of the
+    drawing's title, for a page that shows another board drawing too (ids are unique).
     """
     board = svg["board"]
     # A board to pick on is one tab stop: the arrow keys move between crossing points
@@ -250,8 +255,8 @@ def render_svg(svg: dict, layer: Callable[[str, str], str] = static_layer) -> Sa
     out = [
         f'<svg class="board{" picking" if svg["picking"] else ""}" '
         f'viewBox="0 0 {svg["width"]} {svg["height"]}"{picking} '
-        'aria-labelledby="board-title" xmlns="http://www.w3.org/2000/svg">\n'
-        f'  <title id="board-title">{escape(board_title(svg["title"]))}</title>\n'
+        f'aria-labelledby="{title_id}" xmlns="http://www.w3.org/2000/svg">\n'
+        f'  <title id="{title_id}">{escape(board_title(svg["title"]))}</title>\n'
         '  <g class="lines">\n    ',
         layer(board, "lines"),
         '\n  </g>\n  <g class="tracks">\n    ',
@@ -289,8 +294,16 @@ def render_svg(svg: dict, layer: Callable[[str, str], str] = static_layer) -> Sa
         out.append(
             f'<polygon class="start seat-{s["seat"]}{" last" if s["last"] else ""}" '
             f'points="{s["diamond"]}" fill="{s["colour"]}"><title>{escape(s["title"])}</title>'
-            "</polygon>\n    "
+            f'</polygon><text class="start-label" x="{s["x"]}" y="{s["y"]}" dy="3">'
+            f"{s['number']}</text>\n    "
         )
+    # Thin marks under the lines to pick: the script marks those the player may build
+    # now (the wide, transparent lines above them are what a click hits).
+    out.append('\n  </g>\n  <g class="marks">\n    ')
+    for line in svg["lines"]:
+        if line["pickable"]:
+            rest = f' data-mark="{line["id"]}"'
+            out.append(_line("mark", line["x1"], line["y1"], line["x2"], line["y2"], rest) + "/>")
     out.append('\n  </g>\n  <g class="picks">\n    ')
     for p in pickable_points:
         out.append(

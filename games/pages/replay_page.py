@@ -184,6 +184,16 @@ class Replay:
             viewer=self.viewer,
         )
 
+    def moves(self) -> list[tuple[int, str]]:
+        """Every event of the log in words, by number: the replay's list of moves, each a
+        link to the board after it. Words as the frames say them (nobody's hidden cities)."""
+        out = []
+        state = None
+        for seq, event in enumerate(self.events, 1):
+            state = rules.replay([event]) if state is None else rules.apply(state, event)
+            out.append((seq, describe(event, state, self.names)))
+        return out
+
     def scored_rounds(self) -> list[ScoredRound]:
         """Every scored round, the first first."""
         out = []
@@ -257,6 +267,7 @@ def replay_html(
             "frame": frame,
             "svg": render_svg(svg, holes.layer),
             "scored_rounds": moves.scored_rounds(),
+            "moves": moves.moves(),
             "base": page.base,
             "record_url": page.record_url,
             "board_url": page.board_url,

@@ -47,12 +47,19 @@ def new_game(request: HttpRequest) -> HttpResponse:
     the creator is told who.
     """
     # The creator's own zone and language to begin with.
-    initial = {"time_zone": request.user.timezone, "language": translation.get_language()}
+    initial = {
+        "time_zone": request.user.timezone,
+        "language": translation.get_language(),
+        "creator_name": request.user.get_short_name(),
+    }
     form = NewGameForm(request.POST or None, initial=initial)
     players = PlayerFormSet(request.POST or None, prefix="players")
     if request.method == "POST" and form.is_valid() and players.is_valid():
         user = request.user
-        specs = players.seat_specs(creator=user if form.cleaned_data["creator_plays"] else None)
+        specs = players.seat_specs(
+            creator=user if form.cleaned_data["creator_plays"] else None,
+            creator_name=form.cleaned_data["creator_name"],
+        )
         if not 2 <= len(specs) <= 6:
             form.add_error(None, _("A game has 2 to 6 players, you included if you play."))
         else:

@@ -50,14 +50,9 @@ def play(request: HttpRequest, seat: Seat, version: int, number: int) -> HttpRes
             messages.success(request, _("Played: %(move)s.") % {"move": suggestion.words})
             return redirect(seat_path(seat))
     state = snapshots.current(game).state
-    board = state.board
-    if isinstance(suggestion.move, rules.Build):
-        ids = frozenset(board.line_id(line) for line in suggestion.move.lines)
-        shown = Highlight(seat=seat.position, lines=ids)
-    elif isinstance(suggestion.move, rules.PlaceStart):
-        shown = Highlight(seat=seat.position, start=board.point_index[suggestion.move.point])
-    else:
-        shown = Highlight()
+    shown = Highlight()
+    if not stale:  # the move drawn on the board, marked (a stale one is not shown)
+        state, shown = with_move(state, seat.position, suggestion.move)
     svg = render_svg(board_svg(state, seat.position, highlight=shown, seat_names=game.seat_names()))
     context = {
         "game": game,
@@ -68,3 +63,24 @@ def play(request: HttpRequest, seat: Seat, version: int, number: int) -> HttpRes
         "board_url": seat_path(seat),
     }
     return render(request, "games/suggested.html", context, status=409 if stale else 200)
+
+
+def with_move(
+    state: rules.GameState, seat: int, move: rules.Move
+) -> tuple[rules.GameState, Highlight]:
+    """The board as ``move`` would leave it, and the mark on what it adds (its track or
+    start marker): the move's own event only, never the scoring of a round it would end.
+    A pass, or a move the rules refuse, leaves the board as it is."""
+    try:
+        events = rules.decide(state, seat, move)
+    except rules.IllegalMove:
+        return state, Highlight()
+    event = events[0] if events else {}
+    board = state.board
+    if event.get("type") == rules.TRACK_BUILT:
+        ids = frozenset(board.line_id(rules.as_line(line)) for line in event["lines"])
+        return rules.apply(state, event), Highlight(seat=seat, lines=ids)
+    if event.get("type") == rules.START_PLACED:
+        point = board.point_index[tuple(event["point"])]
+        return rules.apply(state, event), Highlight(seat=seat, start=point)
+    return state, Highlight()

@@ -6,6 +6,7 @@
                                                   ("... 18:00 MEZ" to a German reader)
     {{ names|and_list }}                       -> "Ada, Bob and Cy" ("Ada, Bob und Cy")
     {{ moment|when }}                          -> "Tue 25 Nov, 18:00" ("Di 25. Nov., 18:00")
+    {{ moment|ago }}                           -> "just now", "5 minutes ago"
 
 Built on Django's ``timesince`` (translated with the rest of Django) and the time zone
 database: never a ``timedelta`` printed as "2 days, 0:00:00", never a deadline in UTC
@@ -86,6 +87,18 @@ def when(value: datetime | None) -> str:
     # Translators: a date and time as Django's date filter writes it (D = weekday, j = day,
     # M = month, H:i = 24-hour time); put them in your language's order.
     return date_format(value, pgettext("date and time", "D j M, H:i"))
+
+
+@register.filter
+def ago(value: datetime | None, now: datetime | None = None) -> str:
+    """How long ago, as people say it: "just now" within the first minute (never "0
+    minutes ago"), else "5 minutes ago", "2 hours, 3 minutes ago"."""
+    if value is None:
+        return ""
+    now = now or timezone.now()
+    if now - value < timedelta(minutes=1):
+        return gettext("just now")
+    return gettext("%(time)s ago") % {"time": timesince(value, now, depth=2)}
 
 
 register.filter("and_list", and_list)

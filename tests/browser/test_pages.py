@@ -3,10 +3,11 @@ accessibility violation found by axe-core; screenshots in test-artifacts/pages/.
 
 import pytest
 from django.test import Client
+from django.urls import reverse
 
 from tests.browser.axe import serious_violations
 from tests.every_page import pages
-from tests.factories import UserFactory
+from tests.factories import GameFactory, UserFactory
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -55,3 +56,18 @@ def test_every_page_fits_a_phone_and_passes_axe(browser, live_server, artifacts,
         page.screenshot(path=str(folder / f"{name}-desktop.png"), full_page=True)
     wide.close()
     assert problems == {}
+
+
+def test_the_local_mailbox_fits_a_phone(browser, live_server, artifacts, settings):
+    settings.DEBUG = True  # the mailbox is the local developer's, shown in debug mode only
+    GameFactory()  # its your-turn email is in the outbox
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(live_server.url + reverse("notifications:mailbox"))
+    assert page.locator("table.mailbox tbody tr").count() >= 1
+    scroll, width = page.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert scroll <= width, f"the mailbox scrolls sideways: {scroll} px wide in {width}"
+    page.screenshot(path=str(artifacts / "pages" / "mailbox-phone.png"), full_page=True)
+    context.close()

@@ -223,7 +223,7 @@ def test_a_game_played_by_email_on_the_whole_stack(installed, tmp_path):
                 "title": "Smoke test",
                 "board": "transamerica",
                 "time_per_move": "48",
-                "reminder_hours": "24, 2",
+                "reminder_hours": ["24", "2"],
                 "on_timeout": "bot",
                 "bot_takeover_after": "3",
                 "creator_plays": "on",

@@ -4,15 +4,32 @@
   "use strict";
   const dataNode = document.getElementById("pick-data");
   const form = document.getElementById("move-form");
-  const svg = document.querySelector("svg.board");
+  const frame = document.getElementById("board-frame");
+  // The live board, never another drawing on the page (the summary of the round just
+  // ended is one, above it).
+  const svg = frame && frame.querySelector("svg.board");
   if (!dataNode || !form || !svg) return;
   const data = JSON.parse(dataNode.textContent);
-  const network = new Set(data.network);
   const first = new Set(data.first.map(String));
+  // The server's list of the second lines the rules allow after each first line.
+  const seconds = (table) => new Map(Object.entries(table || {}).map(([id, ids]) => [id, new Set(ids)]));
+  const after = seconds(data.after);
+  const afterColoured = data.after_coloured ? seconds(data.after_coloured) : null;
   const pointSelect = form.querySelector("select[name=point]");
   const line1 = form.querySelector("select[name=line1]");
   const line2 = form.querySelector("select[name=line2]");
+  const colour1 = form.querySelector("input[name=colour1]");
   const costNode = document.getElementById("pick-cost");
+  const PHONE = window.matchMedia("(max-width: 48rem)");
+
+  // What is picked, the button that plays it and any refusal: in a bar kept in view
+  // under the board (on a phone the form is far below it).
+  const bar = document.getElementById("pick-bar");
+  const say = document.getElementById("pick-say");
+  const refusals = [document.getElementById("pick-refusal"), document.getElementById("form-refusal")];
+  if (bar) bar.hidden = false;
+
+  let fromPoint = null; // on a phone: the crossing point tapped, whose lines are offered
 
   function cost(id) { return data.lines[id] ? data.lines[id][2] : 0; }
 
@@ -24,25 +41,55 @@
   function allowed(id, current) {
     if (current.length === 0) return first.has(id);
     if (current.length >= 2) return false;
-    const p = current[0];
-    if (id === p || cost(p) !== 1 || cost(id) !== 1) return false;
+    const table = afterColoured && colour1 && colour1.checked ? afterColoured : after;
+    const next = table.get(current[0]);
+    return Boolean(next && next.has(id));
+  }
+
+  function lineWords(id) {
     const [a, b] = data.lines[id];
-    const [pa, pb] = data.lines[p];
-    return network.has(a) || network.has(b) || [pa, pb].includes(a) || [pa, pb].includes(b);
+    return fill(data.words.line, { one: data.names[a], other: data.names[b] });
+  }
+
+  function sayPicks(current) {
+    if (!say) return;
+    if (data.placing) {
+      const point = pointSelect && pointSelect.value;
+      say.textContent = point ? fill(data.words.place_picked, { point: data.names[point] }) : data.words.place;
+    } else if (first.size === 0) {
+      say.textContent = data.words.pass;
+    } else if (current.length === 0) {
+      say.textContent = PHONE.matches ? data.words.build_tap : data.words.build_click;
+    } else {
+      const total = current.reduce((sum, id) => sum + cost(id), 0);
+      let words = fill(data.words.picked, { lines: current.map(lineWords).join("; "), cost: total });
+      if (current.length === 1 && (after.get(current[0]) || new Set()).size) words += " " + data.words.may_add;
+      say.textContent = words;
+    }
   }
 
   function render() {
+    refusals.forEach((node) => { if (node) node.hidden = true; });
+    const current = picks();
+    sayPicks(current);
     if (data.placing) {
       svg.querySelectorAll(".point.pickable").forEach((node) => {
-        node.classList.toggle("picked", pointSelect && node.dataset.point === pointSelect.value);
+        node.classList.toggle("picked", Boolean(pointSelect) && node.dataset.point === pointSelect.value);
       });
       return;
     }
-    const current = picks();
     svg.querySelectorAll(".pick").forEach((node) => {
       const id = node.dataset.line;
       node.classList.toggle("picked", current.includes(id));
       node.classList.toggle("available", !current.includes(id) && allowed(id, current));
+    });
+    // Marked: on a phone only the lines from the point just tapped (all of them would
+    // cover the board once networks join); with a mouse, every line that may be picked.
+    svg.querySelectorAll(".mark").forEach((node) => {
+      const id = node.dataset.mark;
+      const ends = data.lines[id] || [];
+      const near = !PHONE.matches || (fromPoint !== null && ends.slice(0, 2).includes(fromPoint));
+      node.classList.toggle("available", near && !current.includes(id) && allowed(id, current));
     });
     if (costNode) costNode.textContent = current.reduce((sum, id) => sum + cost(id), 0);
   }
@@ -82,10 +129,26 @@
 
   form.addEventListener("change", render);
   form.addEventListener("reset", () => setTimeout(render, 0));
+  const clear = document.getElementById("pick-clear");
+  if (clear) clear.addEventListener("click", () => { form.reset(); closeDirections(); });
   render();
 
+  // Nothing picked: said beside the button that was pressed, and nothing is sent.
+  form.addEventListener("submit", (event) => {
+    let why = null;
+    if (data.placing && !(pointSelect && pointSelect.value)) why = data.words.no_point;
+    else if (!data.placing && first.size > 0 && picks().length === 0) why = data.words.no_line;
+    if (!why) return;
+    event.preventDefault();
+    const inBar = bar && event.submitter && bar.contains(event.submitter);
+    const node = refusals[inBar ? 0 : 1];
+    if (!node) return;
+    node.textContent = why;
+    node.hidden = false;
+    node.scrollIntoView({ block: "nearest" });
+  });
+
   // --- A phone's way: zoom and pan, tap a point, then one of its lines by direction ---
-  const frame = document.getElementById("board-frame");
   const zoomControls = document.getElementById("zoom-controls");
   const panel = document.getElementById("directions");
   const SCALE = 40; // SVG units between neighbouring crossing points (games/board.py)
@@ -112,7 +175,7 @@
       if (button) setZoom(zoom + Number(button.dataset.zoom));
     });
     // A phone starts close up, on the player's own network.
-    if (window.matchMedia("(max-width: 48rem)").matches) setZoom(3, data.centre);
+    if (PHONE.matches) setZoom(3, data.centre);
   }
 
   function directionsFrom(point) {
@@ -127,12 +190,12 @@
         const step = (data.coords[other][0] - col) + "," + (data.coords[other][1] - row);
         // The directions' words come from the server (games/places.py), like the names.
         const words = data.directions[step];
-        return { id, words: lineCost === 2 ? say(data.words.double, { direction: words }) : words, to: other };
+        return { id, words: lineCost === 2 ? fill(data.words.double, { direction: words }) : words, to: other };
       });
   }
 
   // A sentence from the server's catalogue (data.words) with its %(name)s filled in.
-  function say(sentence, facts) {
+  function fill(sentence, facts) {
     return sentence.replace(/%\((\w+)\)s/g, (_, name) => facts[name]);
   }
 
@@ -140,7 +203,7 @@
     const choices = directionsFrom(point);
     const buttons = document.getElementById("direction-buttons");
     buttons.replaceChildren();
-    document.getElementById("directions-from").textContent = say(
+    document.getElementById("directions-from").textContent = fill(
       choices.length ? data.words.from : data.words.nothing_from,
       { point: data.names[point] },
     );
@@ -148,16 +211,24 @@
       const button = document.createElement("button");
       button.type = "button";
       button.textContent = choice.words;
-      button.title = say(data.words.line, { one: data.names[point], other: data.names[choice.to] });
+      button.title = fill(data.words.line, { one: data.names[point], other: data.names[choice.to] });
       if (picks().includes(choice.id)) button.classList.add("secondary");
       button.addEventListener("click", () => {
+        closeDirections();
         toggleLine(choice.id);
-        panel.hidden = true;
-        if (document.activeElement === button || !document.activeElement) svg.focus();
+        if (document.activeElement === button || !document.activeElement) svg.focus({ preventScroll: true });
       });
       buttons.appendChild(button);
     });
     panel.hidden = false;
+    fromPoint = point;
+    render();
+  }
+
+  function closeDirections() {
+    if (panel) panel.hidden = true;
+    fromPoint = null;
+    render();
   }
 
   function nearestPoint(event) {
@@ -193,7 +264,7 @@
     cursor.setAttribute("cx", data.positions[point][0]);
     cursor.setAttribute("cy", data.positions[point][1]);
     if (!cursor.isConnected) svg.appendChild(cursor);
-    svg.setAttribute("aria-label", say(data.words.at, { point: data.names[point] }));
+    svg.setAttribute("aria-label", fill(data.words.at, { point: data.names[point] }));
   }
 
   function startPoint() {
@@ -227,14 +298,14 @@
         if (first) first.focus();
       }
     } else if (event.key === "Escape" && panel) {
-      panel.hidden = true;
+      closeDirections();
     }
   });
 
   if (panel && !data.placing) {
     // On a phone, lines are too close to tap: a tap picks the nearest crossing point.
     svg.addEventListener("click", (event) => {
-      if (!window.matchMedia("(max-width: 48rem)").matches) return;
+      if (!PHONE.matches) return;
       const point = nearestPoint(event);
       if (point !== null) {
         event.stopPropagation();

@@ -3,6 +3,12 @@
 // the same without this script.
 (function () {
   "use strict";
+  // The list of every move opens at the move shown (it scrolls within itself).
+  var shown = document.querySelector(".move-list a[aria-current]");
+  if (shown) {
+    var list = shown.closest("ol");
+    list.scrollTop = shown.offsetTop - list.offsetTop - list.clientHeight / 2;
+  }
   var nav = document.querySelector("[data-replay-nav]");
   if (!nav) {
     return;

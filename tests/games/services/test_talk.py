@@ -30,6 +30,9 @@ def test_a_message_written_on_the_board_page_is_read_by_the_table(client):
     page = client.get(seat_path(bea)).content.decode()
     assert "Good luck,<br>all of you!" in page
     assert page.count("Report to staff") == 1  # others' messages only
+    # A conversation: said "just now", in no numbered list.
+    assert "just now" in page and "0\xa0minutes ago" not in page
+    assert '<ol class="talk-messages">' not in page
 
 
 @pytest.mark.parametrize(

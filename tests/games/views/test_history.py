@@ -1,4 +1,5 @@
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -224,3 +225,29 @@ class TestRecordDownload:
         record = json.loads(client.get(reverse("games:record", args=[game.pk])).content)
         current = [e for e in record["events"] if e["type"] == "round_started"][-1]
         assert current["hands"][:2] == [None, None] and current["hands"][2]
+
+
+def test_the_replay_lists_every_move_in_words_each_a_link_to_it(client):
+    game = simulated_game(names=["Ada", "Grace", "Alan"])
+    events = game.engine_events()
+    page = client.get(replay_path(game, move=5)).content.decode()
+    items = re.findall(r'<li value="(\d+)"><a href="([^"]+)"( aria-current="step")?>', page)
+    assert [int(seq) for seq, _href, _now in items] == list(range(1, len(events) + 1))
+    assert all(href.endswith(f"?move={seq}") for seq, href, _now in items)
+    assert [seq for seq, _href, now in items if now] == ["5"]
+    placed = next(e for e in events if e["type"] == rules.START_PLACED)
+    assert f"{game.seat_names()[placed['seat']]} places" in page
+
+
+def test_a_running_games_move_list_hides_the_cities_the_seat_may_not_see(client):
+    game = running_game_in_round_2()
+    seat = game.seats.get(position=0)
+    page = client.get(seat_history_path(seat)).content.decode()
+    moves = page[
+        page.index('id="moves-title"') : page.index("</ol>", page.index('id="moves-title"'))
+    ]
+    # The deal of round 2 is told without anybody's cities (moves name places on the
+    # board, which everyone sees).
+    start = moves.index("Round 2 begins")
+    dealt = moves[start : moves.index("</li>", start)]
+    assert not any(city in dealt for hand in hands_of_round(game, 2) for city in hand)

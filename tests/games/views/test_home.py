@@ -83,3 +83,22 @@ def test_the_dashboard_lists_games_i_set_up_without_playing(client):
     client.force_login(organiser)
     page = client.get("/").content.decode()
     assert "Games you set up for others" in page and "The club&#x27;s game" in page
+
+
+def test_games_in_play_are_not_called_other_when_none_waits_for_the_player(client):
+    user = UserFactory()
+    theirs = GameFactory()
+    theirs.seats.filter(position=(theirs.seat_to_move + 1) % 3).update(user=user)
+    client.force_login(user)
+    body = client.get(reverse("games:home")).content.decode()
+    assert ">Games in play</h2>" in body
+    assert "Other games in play" not in body
+
+
+def test_the_pages_link_the_site_icon_and_favicon_ico_leads_to_it(client):
+    body = client.get(reverse("games:home")).content.decode()
+    icon = re.search(r'<link rel="icon" href="([^"]+)"', body).group(1)
+    assert icon.endswith("favicon.svg")
+    answer = client.get("/favicon.ico")
+    assert answer.status_code == 301 and answer["Location"] == icon
+    assert client.get(icon).status_code == 200

@@ -64,6 +64,18 @@ def test_the_note_after_a_move_promises_an_email_only_when_one_will_come(client)
     assert "We will email you" not in page.content.decode()
 
 
+def test_a_seat_without_an_address_is_promised_no_email(client):
+    game = GameFactory()
+    seat = seat_to_move(game)
+    seat.email = ""  # a seat its creator gave no address: the player has only the link
+    seat.save(update_fields=["email"])
+    state = load_state(game)
+    point = state.board.point_index[rules.legal_start_points(state)[0]]
+    page = client.post(seat_path(seat), {"version": game.version, "point": point}, follow=True)
+    assert "Your move is in." in page.content.decode()
+    assert "We will email you" not in page.content.decode()
+
+
 def test_the_page_a_move_led_to_says_nothing_of_it_once_the_turn_is_back(client):
     game = GameFactory()
     seat = seat_to_move(game)

@@ -21,7 +21,7 @@ def new_game_data(**changes):
         "title": "Friday game",
         "board": "transamerica",
         "time_per_move": "48",
-        "reminder_hours": "24, 2",
+        "reminder_hours": ["24", "2"],
         "on_timeout": "bot",
         "bot_takeover_after": "3",
         "creator_plays": "on",
@@ -271,3 +271,22 @@ def test_a_new_game_is_in_the_language_its_creator_chose_invitations_included(
     with translation.override("de"):
         assert gettext("You're invited") in invitation.subject
     assert invitation.extra_headers["Content-Language"] == "de"
+
+
+def test_the_creator_names_their_own_seat_and_picks_reminders_from_a_list(client):
+    creator = UserFactory(name="Dana")
+    client.force_login(creator)
+    page = client.get(reverse("games:new")).content.decode()
+    assert 'name="creator_name"' in page and 'value="Dana"' in page
+    assert 'type="checkbox" name="reminder_hours" value="24"' in page
+    answer = client.post(
+        reverse("games:new"),
+        new_game_data(creator_name="Dana B.", reminder_hours=["2", "48", "24"]),
+    )
+    assert answer.status_code == 302
+    game = Game.objects.get()
+    assert game.seats.get(position=0).name == "Dana B."
+    assert game.reminder_hours == [48, 24, 2]
+    # Only the hours offered.
+    refused = client.post(reverse("games:new"), new_game_data(reminder_hours=["5"]))
+    assert refused.status_code == 200 and Game.objects.count() == 1

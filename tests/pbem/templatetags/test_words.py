@@ -4,7 +4,7 @@ import pytest
 from django.template import Context, Template
 from django.utils import translation
 
-from pbem.templatetags.words import deadline, duration, local_time
+from pbem.templatetags.words import ago, deadline, duration, local_time
 
 NOW = datetime(2026, 11, 23, 16, 30, tzinfo=UTC)
 
@@ -42,6 +42,14 @@ def test_templates_load_them():
         Context({"d": timedelta(days=3)})
     )
     assert rendered == "3\xa0days"
+
+
+def test_ago_says_just_now_within_the_first_minute_never_0_minutes():
+    assert ago(NOW - timedelta(seconds=20), NOW) == "just now"
+    assert ago(NOW - timedelta(minutes=5), NOW) == "5\xa0minutes ago"
+    with translation.override("de"):
+        assert ago(NOW - timedelta(seconds=59), NOW) == "gerade eben"
+        assert ago(NOW - timedelta(minutes=5), NOW) == "vor 5\xa0Minuten"
 
 
 @pytest.mark.parametrize(
