@@ -120,16 +120,30 @@ class PreferencesForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ("name", "email_mode", "reminders", "timezone", "language")
+        fields = (
+            "name",
+            "email_mode",
+            "reminders",
+            "timezone",
+            "quiet_start",
+            "quiet_end",
+            "language",
+        )
         labels = {"name": _("Your name"), "email_mode": _("Turn emails")}
         help_texts = {"name": _("What other players see; your address is never shown.")}
-        widgets = {"email_mode": forms.RadioSelect}
+        widgets = {
+            "email_mode": forms.RadioSelect,
+            "quiet_start": forms.TimeInput(format="%H:%M"),
+            "quiet_end": forms.TimeInput(format="%H:%M"),
+        }
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         # The name goes into other players' emails, some of it into their subjects.
         self.fields["name"].validators.append(refuse_control_characters)
         self.fields["timezone"].choices = timezone_choices(self.instance.timezone)
+        for name in ("quiet_start", "quiet_end"):
+            self.fields[name].widget.input_type = "time"  # the browser's time picker
 
 
 class LanguageForm(forms.Form):

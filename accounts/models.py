@@ -1,3 +1,5 @@
+import datetime
+
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
@@ -70,6 +72,17 @@ class User(AbstractBaseUser, PermissionsMixin):
     )
     timezone = models.CharField(
         _("time zone"), max_length=64, default="UTC", help_text=_("Deadlines are shown in it.")
+    )
+    # The hours of the night (in ``timezone``) that a turn's clock does not count.
+    quiet_start = models.TimeField(
+        _("quiet hours from"),
+        null=True,
+        blank=True,
+        default=datetime.time(22, 0),
+        help_text=_("Your turn's clock stops for the night: no deadline falls in it."),
+    )
+    quiet_end = models.TimeField(
+        _("quiet hours until"), null=True, blank=True, default=datetime.time(7, 0)
     )
     # Empty until chosen: then each game's language is used (games.words.languages).
     language = models.CharField(

@@ -13,6 +13,7 @@ from django.views.i18n import set_language
 
 from accounts import login_links
 from accounts.forms import LanguageForm, LoginForm, PreferencesForm
+from games.services import clock
 from notifications import emails
 from pbem import ratelimits
 
@@ -90,6 +91,9 @@ def preferences(request: HttpRequest) -> HttpResponse:
     form = PreferencesForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
         form.save()
+        if {"timezone", "quiet_start", "quiet_end"} & set(form.changed_data):
+            # Each running game times this player's turns by them from now on (in its log).
+            clock.quiet_hours_changed(form.instance)
         if form.instance.language:
             translation.activate(form.instance.language)  # say so in the chosen language
         messages.success(request, _("Your preferences are saved."))

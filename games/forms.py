@@ -335,6 +335,11 @@ class NewGameForm(forms.Form):
         label=_("Time zone"),
         help_text=_("Deadlines are shown in it to players who have not chosen their own."),
     )
+    weekend_pause = forms.BooleanField(
+        required=False,
+        label=_("Weekend pause"),
+        help_text=_("The clock stops from Saturday 00:00 to Monday 00:00 in the game's zone."),
+    )
     bot_takeover_after = forms.IntegerField(
         min_value=1,
         max_value=20,
@@ -399,6 +404,7 @@ class NewGameForm(forms.Form):
             start_now=data["start_when"] == "now",
             time_zone=data["time_zone"] or "UTC",
             language=data.get("language") or "",
+            weekend_pause=bool(data.get("weekend_pause")),
         )
 
 

@@ -77,6 +77,10 @@ class Game(models.Model):
         default=settings.LANGUAGE_CODE,
         help_text=_("Invitations are in it, and everything for players who have not chosen."),
     )
+    weekend_pause = models.BooleanField(
+        default=False,
+        help_text=_("The clock stops from Saturday 00:00 to Monday 00:00 in the game's zone."),
+    )
     bot_takeover_after = models.PositiveSmallIntegerField(
         default=3, help_text=_("Timeouts in a row after which a bot keeps the seat.")
     )
@@ -225,6 +229,9 @@ class Seat(models.Model):
     # Whether the player may have channels besides email (notifications.channel_settings
     # sets it): a move reads it with the table and asks for channels only then.
     has_channels = models.BooleanField(default=False, editable=False)
+    # Whether the seat has a build plan (a Plan row, holding or stopped and not yet told):
+    # read with the table, so a move asks about plans only where there is one.
+    has_plan = models.BooleanField(default=False, editable=False)
 
     class Meta:
         ordering = ["game", "position"]
@@ -384,3 +391,65 @@ class TalkBlock(models.Model):
 
     def __str__(self) -> str:
         return self.address
+
+
+class Plan(models.Model):
+    """A seat's build plan: its standing order for its next turns (games.rules.plans).
+
+    Private to its seat like its hand, and never in the log: it is kept with the version
+    and digest of the log it was set at (as snapshots are keyed), so a plan set on a log
+    that is no longer the game's (a database restored from an older backup) never plays.
+    One per seat; a stopped plan keeps its reason until the next one replaces it.
+    """
+
+    class Form(models.TextChoices):
+        ROUTE = rules.plans.ROUTE, _("follow a route")
+        CITY = rules.plans.CITY, _("toward a city")
+        ALL = rules.plans.ALL, _("all my cities")
+        START = rules.plans.START, _("a start marker")
+
+    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="plan")
+    form = models.CharField(max_length=8, choices=Form.choices)
+    round = models.PositiveIntegerField()
+    route = models.JSONField(default=list, blank=True)  # line ids, in building order
+    coloured = models.JSONField(default=list, blank=True)  # route lines marked coloured
+    city = models.CharField(max_length=64, blank=True)
+    starts = models.JSONField(default=list, blank=True)  # point ids, in preference order
+    slack = models.IntegerField(null=True, blank=True)
+    version = models.PositiveIntegerField()
+    log_digest = models.CharField(max_length=64)
+    set_at = models.DateTimeField(default=timezone.now)
+    # Empty while the plan holds; once it stops, why (games.services.plans' reasons) and
+    # at which version of the log.
+    stopped = models.CharField(max_length=16, blank=True)
+    stopped_version = models.PositiveIntegerField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"Plan of seat {self.seat_id}"
+
+    def engine_plan(self) -> "rules.Plan":
+        """The plan as the engine reads it."""
+        return rules.Plan(
+            form=self.form,
+            round=self.round,
+            route=tuple(self.route),
+            coloured=frozenset(self.coloured),
+            city=self.city or None,
+            starts=tuple(self.starts),
+            slack=self.slack,
+        )
+
+
+class PlanTurn(models.Model):
+    """A turn a plan played (its move event's seq): written with the move, read by the
+    finished game's record ("played_by": "plan") and by its owner's next email."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="plan_turns")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="games_planturn_once")]
+
+    def __str__(self) -> str:
+        return f"Plan turn {self.seq} of game {self.game_id}"

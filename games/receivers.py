@@ -7,8 +7,8 @@ from django.utils import timezone
 
 from accounts.signals import signed_in_by_link
 from games import services, tasks
-from games.services import autoplay
-from games.signals import events_appended
+from games.services import autoplay, plans
+from games.signals import events_appended, events_recorded, plan_changed
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +29,25 @@ def queue_bot_turn(sender, game, seats, **kwargs) -> None:
         # bot that failed in-process, must not turn it into an error page. The bot's turn
         # is due at once (games.derived.projection), so the minute scan plays it.
         log.exception("Could not queue the bot's turn in game %s; the scan will play it", game.pk)
+
+
+@receiver(plan_changed, dispatch_uid="games.play_a_new_plan")
+def play_a_new_plan(sender, game, seat, **kwargs) -> None:
+    """A plan set on the seat's own turn plays at once."""
+    game = type(game).objects.get(pk=game.pk)
+    queue_bot_turn(sender, game=game, seats=None)
+
+
+@receiver(events_recorded, dispatch_uid="games.record_plan_turns")
+def record_plan_turns(sender, game, events, **kwargs) -> list:
+    """A plan's move is marked as such, in the statement that appends it."""
+    return plans.plan_turn_rows(game, events)
+
+
+@receiver(events_appended, dispatch_uid="games.end_plans")
+def end_plans(sender, game, events, written=(), seats=None, **kwargs) -> None:
+    """A move by hand, or a seat a bot now keeps, ends the seat's plan."""
+    plans.after_commit(game, events, written, seats)
 
 
 @receiver(signed_in_by_link, dispatch_uid="games.claim_seats")

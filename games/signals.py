@@ -37,3 +37,7 @@ turn_seen = Signal()
 # link used, the seat handed on or left), with ``seat``: what was tied to the old links
 # (the seat's channels besides email) goes.
 seat_links_renewed = Signal()
+
+# Sent after a seat's build plan was set has committed, with ``game`` and ``seat``: if it
+# is the seat's turn, its plan plays (games.receivers).
+plan_changed = Signal()

@@ -31,7 +31,7 @@ def play_bot_turn(self, game_id: int, version: int) -> int:
     eager = bool(self.request.is_eager)
     limit = BOT_TURNS_IN_PROCESS if eager else BOT_TURNS_PER_TASK
     played, game = autoplay.play_bot_turns(game_id, version, limit=limit)
-    if not eager and played == limit and game is not None and autoplay.bot_to_move(game):
+    if not eager and played == limit and game is not None and autoplay.turn_to_play(game):
         play_bot_turn.delay(game.pk, game.version)
     return played
 

@@ -1,6 +1,17 @@
 from django.urls import path
 
-from games.views import consent, history, home, language, play, setup, suggested, talk, watch
+from games.views import (
+    consent,
+    history,
+    home,
+    language,
+    plans,
+    play,
+    setup,
+    suggested,
+    talk,
+    watch,
+)
 
 app_name = "games"
 
@@ -17,6 +28,9 @@ urlpatterns = [
     path("s/<str:token>/version/", watch.version, name="version"),
     path("s/<str:token>/play/<int:version>/<int:number>/", suggested.play, name="suggested"),
     path("s/<str:token>/seen/", watch.seen, name="seen"),
+    path("s/<str:token>/plan/", plans.plan, name="plan"),
+    path("s/<str:token>/plan/<int:number>/", plans.confirm, name="plan_confirm"),
+    path("s/<str:token>/quiet-hours/", plans.quiet_hours, name="quiet_hours"),
     path("s/<str:token>/language/", language.seat_language, name="seat_language"),
     path("s/<str:token>/talk/", talk.write, name="talk"),
     path("s/<str:token>/talk/mute/<int:position>/", talk.mute, name="talk_mute"),

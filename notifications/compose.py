@@ -31,10 +31,19 @@ from games.models import Game
 from games.pages.drawing import seat_colour, since_last_turn
 from games.services import talk
 from games.words import narration, places, suggestions, time_zones
+from games.words import plans as plan_words
 from games.words.city_names import city_names
 from games.words.languages import language_for, language_for_address
 from helpers.text import and_list, one_line
-from notifications import board_picture, channels, digests, emails, reply_addresses, reply_grammar
+from notifications import (
+    board_picture,
+    channels,
+    digests,
+    emails,
+    plan_mail,
+    reply_addresses,
+    reply_grammar,
+)
 from notifications.models import Channel, Message
 
 log = logging.getLogger(__name__)
@@ -374,6 +383,13 @@ def _your_turn(message: Message):
             "seat_url": links.seat_url(seat),
             "suggestions": _offers(seat, state, version),
             "reply_hint": _hint(state, position) if settings.RAILMAIL_INBOUND_DOMAIN else "",
+            "plan_offers": plan_mail.offers(seat, state),
+            "plan_played": plan_mail.played_since(seat, version),
+            "plan_stopped": (
+                plan_words.why_stopped(message.facts["plan_stopped"])
+                if message.facts.get("plan_stopped")
+                else ""
+            ),
             **_picture(
                 state,
                 position,
@@ -402,6 +418,7 @@ def _round_scored(message: Message):
             "moved_after": state.board.barrier_moves_after_round,
             "closer": and_list(names[p] for p in scoring["connected"]),
             "closer_count": len(scoring["connected"]),
+            "plan_played": plan_mail.played_since(seat, facts["version"]),
             **_picture(
                 state,
                 seat.position,
@@ -576,6 +593,12 @@ def _reply_answer(message: Message):
     position = seat.position
     yours = state is not None and state.seat_to_move == position and not state.is_over
     to_move = state.seat_to_move if state is not None else None
+    if message.facts["code"].startswith("plan-"):  # an answer to "plan:" (plan_reply)
+        return (
+            _subject(game, gettext("Your plan")),
+            "plan_answer",
+            {"seat": seat, "why": message.facts["why"], "seat_url": links.seat_url(seat)},
+        )
     return (
         _subject(game, gettext("Your reply was not played")),
         "reply_answer",

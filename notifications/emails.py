@@ -24,6 +24,7 @@ from django.utils import timezone, translation
 
 from accounts.models import normalize_email
 from games import rules
+from notifications import plan_mail
 from notifications.models import Message, Suppression
 
 UNSUBSCRIBE_SALT = "notifications.unsubscribe"
@@ -199,21 +200,24 @@ def _to_everyone(kind: str, game, seats, *, event: str, facts: dict) -> list[Mes
     ]
 
 
-def your_turn(game, seat, version: int, digest: str) -> Message | None:
+def your_turn(
+    game, seat, version: int, digest: str, plan_stopped: str | None = None
+) -> Message | None:
     """Tell ``seat`` it is their move, at ``version`` of the log (whose digest is
-    ``digest``): the row, unwritten.
+    ``digest``): the row, unwritten. ``plan_stopped``: why the seat's build plan stopped
+    (games.services.plans), said in the email, which then waits for the end of the
+    player's vacation (plans play on during one).
 
     It waits RAILMAIL_TURN_EMAIL_GRACE seconds first, and is dropped at delivery if the
     player has seen that position on their board page meanwhile, or has moved.
     """
+    facts = {"version": version, "digest": digest}
+    after = timedelta(seconds=settings.RAILMAIL_TURN_EMAIL_GRACE)
+    if plan_stopped:
+        facts["plan_stopped"] = plan_stopped
+        after = max(after, plan_mail.wait_for_vacation(seat))
     return outbox_row(
-        YOUR_TURN,
-        seat.email,
-        game=game,
-        seat=seat,
-        event=f"v{version}",
-        facts={"version": version, "digest": digest},
-        after=timedelta(seconds=settings.RAILMAIL_TURN_EMAIL_GRACE),
+        YOUR_TURN, seat.email, game=game, seat=seat, event=f"v{version}", facts=facts, after=after
     )
 
 

@@ -40,7 +40,14 @@ from games.words import suggestions
 from games.words.city_names import city_name
 from games.words.explanations import explain
 from games.words.languages import language_for
-from notifications import consent_replies, emails, own_words, reply_addresses, reply_grammar
+from notifications import (
+    consent_replies,
+    emails,
+    own_words,
+    plan_reply,
+    reply_addresses,
+    reply_grammar,
+)
 from notifications.models import InboundMail, Message
 
 log = logging.getLogger(__name__)
@@ -115,6 +122,9 @@ def _handle(
     if failed:
         return Outcome("refused-authentication", f"{', '.join(failed)} failed")
     text = reply_text(message)
+    if (planned := plan_reply.read(text)) is not None:  # "plan: ...": set or cancel a plan
+        with translation.override(language_for(seat)):
+            return Outcome(*plan_reply.handle(seat, version, planned))
     # Refusals and answers in the player's own language.
     with translation.override(language_for(seat)):
         command = consent_replies.read(text)

@@ -23,7 +23,15 @@ from games.signals import (
     talk_reported,
     turn_seen,
 )
-from notifications import channel_delivery, channel_settings, digests, emails, outbox, tasks
+from notifications import (
+    channel_delivery,
+    channel_settings,
+    digests,
+    emails,
+    outbox,
+    plan_mail,
+    tasks,
+)
 from notifications import inbound as mail_in
 from notifications.models import ChannelNotice, Message, Suppression
 
@@ -76,9 +84,12 @@ def write_game_emails(sender, game, state, events, snapshot, seats, **kwargs) ->
     # Never an email to the player who just moved about their own move (a player may
     # be next again when their move ended the round and they start the next one).
     own_move = movers and movers[-1] == seat.position and rules.ROUND_STARTED not in types
-    if own_move or seat.is_bot or seat.autopilot or not seat.email or digests.reads_digest(seat):
+    if own_move or seat.is_bot or seat.autopilot or not seat.email:
         return rows
-    row = emails.your_turn(game, seat, snapshot.version, snapshot.digest)
+    plan_plays, plan_stopped = plan_mail.at_turn(seat, snapshot)
+    if plan_plays or digests.reads_digest(seat):
+        return rows  # a plan's turn is played at once: nothing to tell
+    row = emails.your_turn(game, seat, snapshot.version, snapshot.digest, plan_stopped)
     return [*rows, row] if row is not None else rows
 
 

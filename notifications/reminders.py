@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 
+from games.derived import projection, sleep
 from games.models import Game
 from games.services.clock import on_vacation
 from notifications import emails
@@ -35,6 +36,14 @@ def send_reminder(game_id: int, now: datetime) -> bool:
     if game is None:
         return False
     running = game.status == Game.Status.ACTIVE and game.deadline and game.deadline > now
+    if running:
+        rest = projection.sleep_of(game, game.seat_to_move, upto=game.version)
+        if sleep.asleep(now, rest) in (sleep.QUIET, sleep.WEEKEND):
+            # Reminders wait for the player's quiet hours (or the weekend) to end.
+            Game.objects.filter(pk=game.pk, version=game.version).update(
+                remind_at=min(sleep.wake(now, rest), game.deadline)
+            )
+            return False
     sent = bool(running) and remind(game, now)
     later = [moment for moment in game.reminder_moments() if moment > now] if running else []
     # Only for the turn it was read at: a move meanwhile has scheduled its own.

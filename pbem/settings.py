@@ -232,6 +232,11 @@ RAILMAIL_DIGEST_HOUR = int(os.getenv("RAILMAIL_DIGEST_HOUR", "7"))
 # Seconds a your-turn email waits before it is built: if the player sees the new position
 # on their board page meanwhile (or moves), it is not sent.
 RAILMAIL_TURN_EMAIL_GRACE = int(os.getenv("RAILMAIL_TURN_EMAIL_GRACE", "120"))
+# The quiet hours ("HH:MM-HH:MM", local to the player) of a player who has not chosen
+# their own: a turn's clock does not count them ("" for none).
+RAILMAIL_QUIET_HOURS = tuple(os.getenv("RAILMAIL_QUIET_HOURS", "22:00-07:00").split("-", 1) + [""])[
+    :2
+]
 # Channels besides email (notifications.channels): whether a self-hosted one may point at a
 # private or loopback address (tests, a private deployment); off, they are refused.
 RAILMAIL_CHANNELS_ALLOW_PRIVATE = os.getenv("RAILMAIL_CHANNELS_ALLOW_PRIVATE", "") == "1"

@@ -150,6 +150,13 @@ def turn_emails_at_once(settings):
 
 
 @pytest.fixture(autouse=True)
+def no_default_quiet_hours(settings):
+    """Turns are timed without the site's default quiet hours: the tests of quiet hours
+    (tests/games/derived/test_sleep.py) set their own."""
+    settings.RAILMAIL_QUIET_HOURS = ("", "")
+
+
+@pytest.fixture(autouse=True)
 def empty_cache():
     """Each test starts with empty caches: pages it renders are rendered, not served from
     another test's cache (whose keys could not match anyway, but whose templates' contexts

@@ -10,9 +10,11 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Q
 
 from games import rules
+from games.derived import sleep
 from games.models import Event, Game, Seat
 
 # How long a bot's turn waits after a person's move in a game that allows take-backs.
@@ -113,15 +115,37 @@ def _deadline(game: Game, seat_to_move: int, last_event: Event, unwritten: Seque
     paused = timedelta(0)
     if game.pk:
         since, upto = turn_start.created_at, last_event.seq
-        paused = paused_time(game, seat_to_move, since=since, upto=upto, unwritten=unwritten)
-        if paused is None:
+        # One read of the seat's clock events: its vacations and its quiet hours.
+        rest = sleep_of(game, seat_to_move, upto=upto, unwritten=unwritten)
+        if rest.paused_now:
             return None
-    given = timedelta(0)
+        if rest.quiet is not None or rest.weekend_zone is not None:
+            # The clock sleeps at night and perhaps at weekends: run it, vacations and
+            # all, with the time the table gave.
+            return sleep.run_clock(
+                since, game.time_per_move + _given(game, turn_start, last_event, unwritten), rest
+            )
+        paused = sum(
+            (max(end - max(start, since), timedelta(0)) for start, end in rest.vacations),
+            timedelta(0),
+        )
+    return (
+        turn_start.created_at
+        + game.time_per_move
+        + paused
+        + _given(game, turn_start, last_event, unwritten)
+    )
+
+
+def _given(
+    game: Game, turn_start: Event, last_event: Event, unwritten: Sequence[Event]
+) -> timedelta:
+    """The time the table gave the seat to move this turn."""
     if game.pk and turn_start.seq < last_event.seq:
-        given = timedelta(hours=TIME_GIVEN_HOURS) * time_given(
+        return timedelta(hours=TIME_GIVEN_HOURS) * time_given(
             game, after=turn_start.seq, upto=last_event.seq, unwritten=unwritten
         )
-    return turn_start.created_at + game.time_per_move + paused + given
+    return timedelta(0)
 
 
 def time_given(game: Game, *, after: int, upto: int, unwritten: Sequence[Event] = ()) -> int:
@@ -142,6 +166,44 @@ def _persons_move(last_event: Event, seats: Sequence[Seat] | None, game: Game) -
     return not _bot_plays(game, last_event.data["seat"], seats)
 
 
+def sleep_of(
+    game: Game, position: int, *, upto: int, unwritten: Sequence[Event] = ()
+) -> sleep.Sleep:
+    """When the seat's clock sleeps, as the log up to event ``upto`` says: its quiet hours
+    and zone from its last ``quiet_hours_set`` event (else the site's default quiet hours
+    in the game's zone), the game's weekend pause, and the seat's vacations."""
+    events = [
+        e
+        for e in unwritten
+        if e.type in (*rules.CLOCK_EVENTS, rules.QUIET_HOURS_SET)
+        and e.data.get("seat") == position
+        and e.seq <= upto
+    ]
+    written = game.events.filter(
+        type__in=(*rules.CLOCK_EVENTS, rules.QUIET_HOURS_SET), data__seat=position, seq__lte=upto
+    ).order_by("seq")
+    seen = {e.seq for e in events}
+    events = sorted([*[e for e in written if e.seq not in seen], *events], key=lambda e: e.seq)
+    zone, quiet = game.time_zone or "UTC", sleep.parse_quiet(*settings.RAILMAIL_QUIET_HOURS)
+    for event in events:
+        if event.type == rules.QUIET_HOURS_SET:
+            zone = event.data.get("zone") or zone
+            quiet = sleep.parse_quiet(event.data.get("start"), event.data.get("end"))
+    clock = [
+        (e.type, datetime.fromisoformat(e.data["at"]))
+        for e in events
+        if e.type in rules.CLOCK_EVENTS
+    ]
+    last_clock = clock[-1][0] if clock else None
+    return sleep.Sleep(
+        zone=zone,
+        quiet=quiet,
+        weekend_zone=(game.time_zone or "UTC") if game.weekend_pause else None,
+        vacations=tuple(sleep.vacations_from(clock, rules.CLOCK_PAUSED)),
+        paused_now=last_clock == rules.CLOCK_PAUSED,
+    )
+
+
 def _bot_plays(game: Game, position: int, seats: Sequence[Seat] | None) -> bool:
     """Whether a bot plays the seat: a bot's own seat, or one it keeps after timeouts."""
     if seats is not None:
@@ -149,34 +211,6 @@ def _bot_plays(game: Game, position: int, seats: Sequence[Seat] | None) -> bool:
     if not game.pk:
         return False
     return game.seats.filter(position=position).filter(Q(is_bot=True) | Q(autopilot=True)).exists()
-
-
-def paused_time(
-    game: Game, position: int, *, since: datetime, upto: int, unwritten: Sequence[Event] = ()
-) -> timedelta | None:
-    """How long the seat's clock was paused after ``since``; None if it is paused now.
-
-    Reads the seat's clock events up to event ``upto`` (those of ``unwritten``, events not
-    in the database yet, included): each clock_paused/clock_resumed carries the moment
-    ("at", ISO 8601) the vacation began or ended.
-    """
-    total, paused_at = timedelta(0), None
-    written = game.events.filter(
-        type__in=rules.CLOCK_EVENTS, data__seat=position, seq__lte=upto
-    ).order_by("seq")
-    clock = [*written] + [
-        event
-        for event in unwritten
-        if event.type in rules.CLOCK_EVENTS and event.data["seat"] == position and event.seq <= upto
-    ]
-    for event in clock:
-        at = datetime.fromisoformat(event.data["at"])
-        if event.type == rules.CLOCK_PAUSED:
-            paused_at = paused_at or at
-        elif paused_at is not None:
-            total += max(at - max(paused_at, since), timedelta(0))
-            paused_at = None
-    return None if paused_at is not None else total
 
 
 def differences(game: Game, projection: dict[str, Any]) -> dict[str, tuple[Any, Any]]:

@@ -26,7 +26,7 @@ from games import rules
 from games.derived import snapshots
 from games.forms import MoveForm
 from games.models import Game, Seat
-from games.pages import consent_panel, page_cache, talk_panel
+from games.pages import consent_panel, page_cache, plan_panel, talk_panel
 from games.pages.drawing import (
     board_svg,
     last_turn,
@@ -178,6 +178,8 @@ def page(
         table,
         around,
         (seat.autopilot, seat.timeouts_in_a_row, seat.notices_muted),
+        # The owner's plan and browser zone: the plan panel is in the cached page.
+        (plan_panel.key(seat), seat.browser_time_zone),
     )
 
     def render(holes: page_cache.Holes) -> str:
@@ -191,6 +193,7 @@ def page(
             "consent": consent_panel.panel(seat, token, holes.csrf_token),
             **{name: holes.insert(name) for name in inserts},
             "csrf_token": holes.csrf_token,
+            "plan": plan_panel.facts(seat, snapshots.current(game).state),
         }
         return render_to_string("games/board.html", context, request)
 

@@ -46,8 +46,22 @@ def may_view(game: Game, seat: Seat | None) -> bool:
 
 def record(game: Game, viewer: int | None = None) -> dict:
     """The public game record (pbem-game-record/1) of ``game`` as ``viewer`` may see it:
-    while a round runs, every hand but the viewer's is hidden."""
-    return rules.make_record(game.engine_events(), game.seat_names(), viewer=viewer)
+    while a round runs, every hand but the viewer's is hidden. A finished game's record
+    marks the turns a build plan played (``played_by``)."""
+    made = rules.make_record(game.engine_events(), game.seat_names(), viewer=viewer)
+    if game.status == Game.Status.FINISHED:
+        mark_played_by(made["events"], set(game.plan_turns.values_list("seq", flat=True)))
+    return made
+
+
+def mark_played_by(events: list[dict], by_plan: set[int]) -> None:
+    """Mark each move event a build plan played (``by_plan``: their seqs) with
+    ``"played_by": "plan"`` (a bot's move for a person says ``"bot"`` in the log itself).
+    Readers of records ignore the key; a running game's record never marks a plan's move
+    (it would tell when a plan holds)."""
+    for event in events:
+        if event["type"] in rules.MOVE_EVENTS and event.get("seq") in by_plan:
+            event.setdefault("played_by", "plan")
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from .events import (
     MOVE_EVENTS,
     NUDGED,
     PLAY_EVENTS,
+    QUIET_HOURS_SET,
     ROUND_SCORED,
     ROUND_STARTED,
     SEAT_EVENTS,
@@ -54,6 +55,8 @@ from .graph import (
 from .moves import Build, Line, Move, Pass, PlaceStart, Point, as_line, as_point, format_line
 from .network import cities_joined, network
 from .options import Options
+from .plans import Plan, Stop
+from .plans import step as plan_step
 from .record import FORMAT, InvalidRecord, make_record, read_record, replay_record, seat_names
 from .replay import apply, game_created, replay
 from .scoring import SteinerTables, missing_cost, scoring_graph
@@ -92,6 +95,7 @@ __all__ = [
     "OVER",
     "PLACING",
     "PLAY_EVENTS",
+    "QUIET_HOURS_SET",
     "ROUND_OVER",
     "ROUND_SCORED",
     "ROUND_STARTED",
@@ -121,9 +125,11 @@ __all__ = [
     "Move",
     "Options",
     "Pass",
+    "Plan",
     "PlaceStart",
     "Point",
     "SteinerTables",
+    "Stop",
     "Track",
     "apply",
     "as_line",
@@ -149,6 +155,7 @@ __all__ = [
     "missing_cost",
     "moves_since_last_turn",
     "network",
+    "plan_step",
     "play",
     "reach",
     "read_record",

@@ -24,6 +24,8 @@ SEAT_TAKEN_BY_BOT = "seat_taken_by_bot"
 SEAT_TAKEN_BACK = "seat_taken_back"
 CLOCK_PAUSED = "clock_paused"
 CLOCK_RESUMED = "clock_resumed"
+# A seat's quiet hours and zone, from then on (the clock does not count quiet hours).
+QUIET_HOURS_SET = "quiet_hours_set"
 
 # Consent at the table (games.services.consent). A take-back the engine applies: it undoes
 # the seat's last move (rules.consent). The others it lets pass: more time for the seat to
@@ -59,7 +61,7 @@ SEAT_HANDED_OVER = "seat_handed_over"
 SEAT_EVENTS = (SEAT_LEFT, SUBSTITUTE_BACKED, SEAT_HANDED_OVER)
 
 # Events after which the seat to move still has the turn it had: its deadline runs on.
-STARTS_NO_TURN = (*CLOCK_EVENTS, *CONSENT_EVENTS, *SEAT_EVENTS)
+STARTS_NO_TURN = (*CLOCK_EVENTS, *CONSENT_EVENTS, *SEAT_EVENTS, QUIET_HOURS_SET)
 AROUND_PLAY_EVENTS = (
     TURN_TIMED_OUT,
     SEAT_TAKEN_BY_BOT,
@@ -67,6 +69,7 @@ AROUND_PLAY_EVENTS = (
     *CLOCK_EVENTS,
     *CONSENT_EVENTS,
     *SEAT_EVENTS,
+    QUIET_HOURS_SET,
 )
 
 

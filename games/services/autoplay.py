@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from games.bots import BOTS, COVER_BOT, DEFAULT_BOT, Bot
 from games.models import Game, Seat
+from games.services import plans
 from games.services.event_log import GameMovedOn, load_state
 from games.services.moves import submit_move
 
@@ -109,9 +110,13 @@ def play_bot_turns(game_id: int, version: int, *, limit: int) -> tuple[int, Game
             if game.deadline is not None and game.deadline > timezone.now():
                 break  # a person may still take their move back: the minute scan plays it
             seat = bot_to_move(game)
-            if seat is None:
+            if seat is not None:
+                reason = "autopilot" if seat.autopilot else "bot"
+                moved = play_turn(game, seat, version, reason=reason)
+            elif (seat := plans.planned_seat(game)) is not None:
+                moved = plans.play_turn(game, seat, version)  # a build plan's turn
+            else:
                 break
-            moved = play_turn(game, seat, version, reason="autopilot" if seat.autopilot else "bot")
             if moved is None:
                 break
             game, version = moved, moved.version
@@ -122,10 +127,16 @@ def play_bot_turns(game_id: int, version: int, *, limit: int) -> tuple[int, Game
 
 
 def needs_bot_task(game: Game, seats: Sequence[Seat]) -> bool:
-    """Whether a commit to ``game`` should queue a bot's turn: a bot is to move, and no
+    """Whether a commit to ``game`` should queue a bot's turn: a bot (or a seat's build
+    plan) is to move, and no
     loop in this thread is already playing the game's bot turns (see the module's notes).
 
     ``seats``: the game's seats in position order, as the commit left them. A seat that
     changes hands afterwards does so in a commit of its own, which asks again; the task
     itself plays only if a bot is still to move."""
-    return not _playing.get() and bot_to_move(game, seats) is not None
+    return not _playing.get() and turn_to_play(game, seats) is not None
+
+
+def turn_to_play(game: Game, seats: Sequence[Seat] | None = None) -> Seat | None:
+    """The seat to move, if a bot or the seat's build plan plays its turn."""
+    return bot_to_move(game, seats) or plans.planned_seat(game, seats)

@@ -11,7 +11,8 @@ with the version the scan saw, and a vacation ends or pauses a clock once.
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.core.cache import caches
@@ -24,7 +25,8 @@ from django.utils.translation import gettext, ngettext
 
 from accounts.models import User
 from games import rules
-from games.derived import snapshots
+from games.derived import projection, snapshots
+from games.derived import sleep as rules_sleep
 from games.models import Event, Game, Seat
 from games.services.autoplay import play_turn
 from games.services.event_log import GameMovedOn, append_to_log, lock_game
@@ -265,3 +267,71 @@ def _active_seats(user) -> list[Seat]:
         .select_related("game")
         .order_by("game_id", "position")
     )
+
+
+# Quiet hours. A player's quiet hours and zone are recorded in each running game's log
+# when they change, so deadlines stay derived from the log (games.derived.sleep).
+
+
+def set_quiet_hours(seat: Seat, zone: str, start: time | None, end: time | None) -> Game:
+    """Record ``seat``'s quiet hours (local ``start`` to ``end``; None: none) in ``zone``
+    from now on, in its game's log, if the game is running and they change."""
+    ZoneInfo(zone)  # a zone this system knows, or ZoneInfoNotFoundError (a ValueError)
+    quiet = [at.strftime("%H:%M") if at else None for at in (start, end)]
+    if None in quiet:
+        quiet = [None, None]
+    with transaction.atomic():
+        game = lock_game(seat.game)
+        if game.status != Game.Status.ACTIVE:
+            return game
+        rest = projection.sleep_of(game, seat.position, upto=game.version)
+        now = rules_sleep.parse_quiet(*quiet)
+        if (rest.zone, rest.quiet) == (zone, now):
+            return game
+        event = {
+            "type": rules.QUIET_HOURS_SET,
+            "seat": seat.position,
+            "zone": zone,
+            "start": quiet[0],
+            "end": quiet[1],
+        }
+        append_to_log(game, snapshots.current(game), [event])
+    return game
+
+
+def quiet_hours_changed(user) -> int:
+    """Record ``user``'s quiet hours and zone in every running game of theirs; return in
+    how many games they changed."""
+    changed = 0
+    for seat in _active_seats(user):
+        before = seat.game.version
+        after = set_quiet_hours(seat, user.timezone or "UTC", user.quiet_start, user.quiet_end)
+        changed += after.version != before
+    return changed
+
+
+# The quiet hours a new account starts with (accounts.models.User's defaults).
+ACCOUNT_QUIET_HOURS = (time(22, 0), time(7, 0))
+
+
+def account_quiet_hours(game: Game, seat: Seat) -> dict | None:
+    """The ``quiet_hours_set`` event that times ``seat``'s turns by its player's account
+    (their zone and quiet hours), when they differ from what the game assumes without
+    one (the site's default quiet hours in the game's zone); None otherwise."""
+    user = seat.user
+    if user is None or seat.is_bot:
+        return None
+    zone = user.timezone or "UTC"
+    chosen = (user.quiet_start, user.quiet_end)
+    if zone == (game.time_zone or "UTC") and chosen == ACCOUNT_QUIET_HOURS:
+        return None
+    quiet = [at.strftime("%H:%M") if at else None for at in chosen]
+    if None in quiet:
+        quiet = [None, None]
+    return {
+        "type": rules.QUIET_HOURS_SET,
+        "seat": seat.position,
+        "zone": zone,
+        "start": quiet[0],
+        "end": quiet[1],
+    }

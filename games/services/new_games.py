@@ -10,7 +10,7 @@ from django.utils import timezone
 from games import rules
 from games.derived import snapshots
 from games.models import Game, Seat, default_reminder_hours
-from games.services import random_deal
+from games.services import clock, random_deal
 from games.services.event_log import GameMovedOn, append_to_log, lock_game
 from games.services.seats import invite
 
@@ -45,6 +45,7 @@ class GameSettings:
     start_now: bool = False
     time_zone: str = "UTC"
     language: str = ""  # the site's default when empty
+    weekend_pause: bool = False  # the clock stops from Saturday to Monday (game's zone)
 
 
 def create_game(
@@ -102,7 +103,10 @@ def start_game(game: Game) -> Game:
         state = before.state
         if state.round != 0 or not state.needs_deal:
             raise GameMovedOn(version=locked.version)
-        append_to_log(locked, before, [random_deal.deal_round(state)])
+        seats = list(locked.seats.select_related("user").order_by("position"))
+        quiet = [clock.account_quiet_hours(locked, seat) for seat in seats]
+        deal = random_deal.deal_round(state)
+        append_to_log(locked, before, [deal, *(event for event in quiet if event)], seats=seats)
     return locked
 
 
@@ -122,8 +126,10 @@ def open_game(settings: GameSettings, seats: Sequence[SeatSpec], created_by=None
         game.reminder_hours = list(settings.reminder_hours)
         game.time_zone = settings.time_zone
         game.language = settings.language or game.language
+        game.weekend_pause = settings.weekend_pause
         game.save(
             update_fields=[
+                "weekend_pause",
                 "title",
                 "on_timeout",
                 "bot_takeover_after",

@@ -9,6 +9,7 @@ from games import rules
 from games.derived import snapshots
 from games.links import rotate_link, start_fresh_link
 from games.models import Game, Seat
+from games.services import plans
 from games.services.event_log import append_to_log, lock_game
 from games.signals import seat_invited, turn_seen
 
@@ -34,6 +35,7 @@ def replace_invited(seat: Seat, name: str, email: str) -> Seat:
         seat.email = email
         seat.user = None
         seat.save(update_fields=["name", "email", "user"])
+        plans.end_for_handover(seat)
         rotate_link(seat)
         invite(seat)
     return seat

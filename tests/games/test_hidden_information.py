@@ -21,7 +21,7 @@ from games import rules, services
 from games.derived import snapshots
 from games.links import seat_path
 from games.models import Game
-from games.services import random_deal
+from games.services import plans, random_deal
 from notifications import channels, emails
 from tests.conftest import delivered
 
@@ -53,6 +53,27 @@ def hands_for(board, others_variant):
     return hands
 
 
+def route_from(start, steps):
+    """Line ids of a walk from ``start`` along flat lines, ``steps`` long (board-only)."""
+    board = rules.get_board("transamerica")
+    point, seen, lines = board.point_index[start], {board.point_index[start]}, []
+    for _step in range(steps):
+        line = next(
+            line
+            for line in board.point_lines[point]
+            if board.lines[line][2] == 1 and not seen & set(board.lines[line][:2]) - {point}
+        )
+        a, b, _cost = board.lines[line]
+        point = b if a == point else a
+        seen.add(point)
+        lines.append(line)
+    return lines
+
+
+# Seats 1 and 2 build from their markers (12,5) and (8,8).
+ROUTES = {1: route_from((12, 5), 8), 2: route_from((8, 8), 8)}
+
+
 def make_game(monkeypatch, variant):
     board = rules.get_board("transamerica")
     hands = hands_for(board, variant)
@@ -72,6 +93,16 @@ def make_game(monkeypatch, variant):
     seat = seats[state.seat_to_move]
     line = rules.legal_lines(state, seat.position)[0]
     game = services.submit_move(game, seat, rules.Build([line]), game.version)
+    # The other seats hold build plans: routes that play the same lines under both deals,
+    # played at once when their turns come, and still holding when the viewer looks.
+    for other in seats:
+        if other.position != VIEWER:
+            plans.set_plan(other, rules.plans.ROUTE, route=ROUTES[other.position])
+    while (state := services.load_state(game)).seat_to_move != VIEWER:
+        game = plans.play_turn(game, seats[state.seat_to_move], game.version)
+    for other in seats:
+        if other.position != VIEWER:
+            assert plans.holding_plan(other) is not None
     return game
 
 

@@ -30,6 +30,7 @@ STABLE = {
     "SEAT_LEFT": "seat_left",
     "SUBSTITUTE_BACKED": "substitute_backed",
     "SEAT_HANDED_OVER": "seat_handed_over",
+    "QUIET_HOURS_SET": "quiet_hours_set",
 }
 
 
