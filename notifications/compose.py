@@ -593,6 +593,12 @@ def _reply_answer(message: Message):
     position = seat.position
     yours = state is not None and state.seat_to_move == position and not state.is_over
     to_move = state.seat_to_move if state is not None else None
+    if message.facts["code"] == "done-consent":  # a command by reply, done
+        return (
+            _subject(game, gettext("Done")),
+            "command_done",
+            {"seat": seat, "done": message.facts["why"], "seat_url": links.seat_url(seat)},
+        )
     if message.facts["code"].startswith("plan-"):  # an answer to "plan:" (plan_reply)
         return (
             _subject(game, gettext("Your plan")),

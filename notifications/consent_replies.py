@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from django.utils.translation import gettext_lazy as _
+
 from games.models import Seat
 from games.services import consent
 
@@ -37,6 +39,15 @@ ACTIONS = {
     MORE_TIME: consent.give_time,
     END_GAME: consent.agree_to_end,
     NUDGE: consent.nudge,
+}
+
+
+# What the confirmation of a command played by reply says.
+DONE = {
+    TAKE_BACK: _("Your last turn is taken back: it is your move again."),
+    MORE_TIME: _("The player to move has 24 more hours."),
+    END_GAME: _("Your agreement to end the game is recorded: it ends once everyone agrees."),
+    NUDGE: _("Your nudge is on its way to the player to move."),
 }
 
 

@@ -130,7 +130,11 @@ def _handle(
         command = consent_replies.read(text)
         if command is not None:  # consent at the table: take back, more time, end, nudge
             why = consent_replies.act(seat, command)
-            return Outcome(command) if why is None else _refuse(seat, message, "consent", why)
+            if why is not None:
+                return _refuse(seat, message, "consent", why)
+            # Confirmed as a move by reply is: threaded under the reply.
+            _answer(seat, message, "done-consent", str(consent_replies.DONE[command]))
+            return Outcome(command)
         game = seat.game
         state = snapshots.current(game).state
         board = state.board if state is not None else rules.get_board(game.board)

@@ -10,7 +10,7 @@ from games import rules
 from games.bots import greedy_move
 from games.models import Game
 from games.services import SeatSpec, create_game, load_state, start_game, submit_move
-from notifications import consent_replies, emails, inbound, reply_addresses
+from notifications import compose, consent_replies, emails, inbound, reply_addresses
 from notifications.models import Message
 from tests.notifications.replies import raw_reply
 
@@ -83,3 +83,19 @@ def test_more_time_agreement_and_nudge_by_reply(game):
     assert reply(other, "end game").code == consent_replies.END_GAME
     types = list(game.events.order_by("seq").values_list("type", flat=True))[-3:]
     assert types == [rules.TIME_GIVEN, rules.NUDGED, rules.END_AGREED]
+
+
+def test_a_command_played_by_reply_is_confirmed_under_the_reply(game):
+    other = game.seats.exclude(position=game.seat_to_move).get()
+    other.game.refresh_from_db()
+    to = reply_addresses.reply_address(other, other.game.version)
+    raw = raw_reply(sender=other.email, to=to, first_lines="mehr Zeit")
+    sent = email.message_from_bytes(raw)
+    assert inbound.receive(sent).code == consent_replies.MORE_TIME
+    [answer] = Message.objects.filter(kind=emails.REPLY_ANSWER, to=other.email)
+    assert answer.facts["code"] == "done-consent"
+    assert answer.facts["in_reply_to"] == sent["Message-ID"].strip()
+    built = compose.compose(answer)
+    assert "Done" in built.subject
+    assert "The player to move has 24 more hours." in built.text
+    assert "was not played" not in built.text
