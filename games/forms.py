@@ -18,9 +18,9 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.forms import timezone_choices
 from games import rules
-from games.bots import BOTS
 from games.models import Game
 from games.services import GameSettings, SeatSpec, talk
+from games.words import bot_levels
 from games.words.places import line_label, point_name
 from helpers.text import refuse_control_characters
 
@@ -220,29 +220,6 @@ TIME_PER_MOVE_CHOICES = [
     ("168", _("1 week")),
 ]
 
-# What each bot (games.bots.BOTS) is called in the list of bots a seat can be given, and
-# the name its seat gets when none is given. An unknown level falls back to its own name.
-BOT_LEVEL_LABELS = {
-    "greedy": pgettext_lazy("bot level", "Greedy"),
-    "strong": pgettext_lazy("bot level", "Strong"),
-}
-BOT_NAMES = {
-    "greedy": _("Greedy bot"),
-    "strong": _("Strong bot"),
-}
-
-
-def bot_levels() -> list[tuple[str, str]]:
-    """The bots a seat can be given."""
-    return [(name, BOT_LEVEL_LABELS.get(name, name.capitalize())) for name in BOTS]
-
-
-def bot_name(level: str) -> str:
-    """The name a bot seat gets when the creator gives none: "Strong bot"."""
-    if level in BOT_NAMES:
-        return str(BOT_NAMES[level])
-    return gettext("%(level)s bot") % {"level": level.capitalize()}
-
 
 class NewGameForm(forms.Form):
     """The settings of a new game; the players come from PlayerFormSet."""
@@ -371,7 +348,7 @@ class PlayerForm(forms.Form):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["bot"].choices = [("", gettext("No, a person"))] + bot_levels()
+        self.fields["bot"].choices = [("", gettext("No, a person"))] + bot_levels.choices()
 
     def clean(self):
         data = super().clean()
@@ -379,7 +356,7 @@ class PlayerForm(forms.Form):
             return data
         if data.get("bot"):
             if not data.get("name"):
-                data["name"] = bot_name(data["bot"])
+                data["name"] = bot_levels.bot_name(data["bot"])
             data["email"] = ""
         elif not data.get("email"):
             raise ValidationError(

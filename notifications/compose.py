@@ -354,8 +354,9 @@ def _your_turn(message: Message):
                     "words": offer.words,
                     "url": links.suggestion_url(seat, version, offer.number),
                 }
-                for offer in suggestions.suggestions(state, position)
+                for offer in suggestions.suggestions(state, position, names)
             ],
+            "still_to_join": suggestions.missing_cities(state, position),
             "reply_hint": _hint(state) if settings.RAILMAIL_INBOUND_DOMAIN else "",
             **_picture(
                 state,

@@ -22,10 +22,13 @@ seat's hand: ``strong_move`` blanks them out before it looks (see ``own_view``).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from games import rules
 
+from . import rollout
+from .ideas import Idea, describe
 from .lookahead import missing_after_replies
 from .reading import sample_tables
 
@@ -40,6 +43,10 @@ FAR_ENOUGH = 8
 # How much public help (summed shortened distance to possible cities, over opponents) a
 # line must give before the bot spends a coloured track on it.
 COLOUR_WHEN_HELP_AT_LEAST = 3
+# Suggestions: at most this many of the three head for the same city.
+SAME_CITY_AT_MOST = 2
+# How the bot judges its candidates (see ``ranked_plans``).
+TUNING: dict = {}
 
 
 def own_view(state: rules.GameState, seat: int) -> rules.GameState:
@@ -49,45 +56,66 @@ def own_view(state: rules.GameState, seat: int) -> rules.GameState:
     return view
 
 
-def strong_move(state: rules.GameState, seat: int) -> rules.Move:
+def strong_move(state: rules.GameState, seat: int, **tuning) -> rules.Move:
     """The strong bot's move for ``seat``, which must be the seat to move."""
+    tuning = {**TUNING, **tuning}
     view = own_view(state, seat)
     if view.phase == rules.PLACING:
+        starts = tuning.pop("starts", 0)
+        if starts:
+            return rules.PlaceStart(
+                view.board.points[start_by_rollout(view, seat, starts, tuning.get("tables", 6))]
+            )
         return rules.PlaceStart(view.board.points[choose_start(view, seat)])
-    return choose_build(view, seat)
-
-
-def strong_suggestions(state: rules.GameState, seat: int, count: int = 3) -> list[rules.Move]:
-    """Up to ``count`` good moves for ``seat``, the strong bot's own choice first: what a
-    player may be offered to play with one tap. Deterministic for a position."""
-    view = own_view(state, seat)
-    if view.phase == rules.PLACING:
-        points = ranked_starts(view, seat)[:count]
-        return [rules.PlaceStart(view.board.points[point]) for point in points]
+    tuning.pop("starts", None)
     plans = candidate_plans(view, seat)
     if not plans:
-        return [rules.Pass()]
+        return rules.Pass()
+    return _choose_among(view, seat, plans, Help(view, seat), **tuning)
+
+
+def start_by_rollout(state: rules.GameState, seat: int, count: int, tables: int) -> int:
+    """The best of the ``count`` cheapest starts, each played out over guesses."""
+    points = ranked_starts(state, seat)[:count]
+    rng = random.Random(repr((state.round, seat, tuple(state.starts))))
+    guesses = sample_tables(state, seat, rng, tables)
+    return min(points, key=lambda p: rollout.start_worth(state, seat, p, guesses))
+
+
+def strong_suggestions(state: rules.GameState, seat: int, count: int = 3) -> list[Idea]:
+    """Up to ``count`` of the strong bot's best different ideas for ``seat``, its own
+    choice first: what a player may be offered to play with one tap. No two share a line,
+    and at most two head for the same city. Deterministic for a position."""
+    view = own_view(state, seat)
+    if view.phase == rules.PLACING:
+        board = view.board
+        cities = [board.city_point(name) for name in view.hands[seat]]
+        tables = rules.SteinerTables(rules.scoring_graph(view, seat), cities)
+        return [
+            Idea(rules.PlaceStart(board.points[point]), left=tables.cost_with_point(point))
+            for point in ranked_starts(view, seat)[:count]
+        ]
+    plans = candidate_plans(view, seat)
+    if not plans:
+        return [Idea(rules.Pass())]
     helper = Help(view, seat)
-    chosen = _choose_among(view, seat, plans, helper)
-    moves = [chosen]
-    # Ranked by (missing, own, help, length, lines). Help is dear to work out, so the plans
-    # are grouped by cost first and only the groups reached are weighed: the same order.
-    groups: dict[tuple[int, int], list[Plan]] = {}
-    for plan in plans:
-        groups.setdefault((plan.missing, plan.own), []).append(plan)
-    for costs in sorted(groups):
-        if len(moves) == count:
+    picked: list[Idea] = []
+    used: set[int] = set()
+    now = Costs(view, seat)
+    for plan in ranked_plans(view, seat, plans, helper, **TUNING):
+        if used & set(plan.lines):
+            continue
+        if picked and (plan.missing, plan.own) >= (now.missing, now.own):
+            break  # an idea that brings nothing closer is no idea (the rest bring none)
+        idea = describe(view, seat, plan.lines, _as_move(view, seat, plan.lines, helper))
+        city = idea.heads_for
+        if city and sum(other.heads_for == city for other in picked) >= SAME_CITY_AT_MOST:
+            continue
+        picked.append(idea)
+        used |= set(plan.lines)
+        if len(picked) == count:
             break
-        group = sorted(
-            groups[costs], key=lambda plan: (helper.of(plan.lines), len(plan.lines), plan.lines)
-        )
-        for plan in group:
-            if len(moves) == count:
-                break
-            move = _as_move(view, seat, plan.lines, helper)
-            if frozenset(move.lines) not in [frozenset(m.lines) for m in moves]:
-                moves.append(move)  # the same lines in another order are the same turn
-    return moves
+    return picked
 
 
 # --- the start marker -------------------------------------------------------------
@@ -157,22 +185,61 @@ def choose_build(state: rules.GameState, seat: int) -> rules.Move:
     return _choose_among(state, seat, plans, Help(state, seat))
 
 
-def _choose_among(state: rules.GameState, seat: int, plans: list[Plan], helper: Help) -> rules.Move:
-    """``choose_build`` on plans and help already worked out (``strong_suggestions`` needs
-    them too: worked out once)."""
-    candidates = best_plans(plans, helper, CANDIDATES)
-    best = candidates[0]
-    if best.missing > 0 and len(candidates) > 1:
+def _choose_among(
+    state: rules.GameState, seat: int, plans: list[Plan], helper: Help, **tuning
+) -> rules.Move:
+    """``choose_build`` on plans and help already worked out."""
+    best = next(ranked_plans(state, seat, plans, helper, **tuning))
+    return _as_move(state, seat, best.lines, helper)
+
+
+def ranked_plans(
+    state: rules.GameState,
+    seat: int,
+    plans: list[Plan],
+    helper: Help,
+    judge: str = "replies",
+    candidates: int = CANDIDATES,
+    tables: int = TABLES,
+    extra: int = 0,
+    weight: float = rollout.OTHERS_WEIGHT,
+) -> Iterator[Plan]:
+    """``plans``, best first: the candidates (those that lower the missing cost most,
+    helping the others least) in the bot's judgement, then the others by the cost they
+    leave and the help they give (worked out only as far as they are read)."""
+    chosen = best_plans(plans, helper, candidates)
+    best = chosen[0]
+    if extra:
+        rest = sorted(
+            (p for p in plans if (p.missing, p.own) > (best.missing, best.own)),
+            key=lambda p: (p.missing, p.own, helper.of(p.lines), len(p.lines), p.lines),
+        )
+        chosen = chosen + rest[:extra]
+    if best.missing > 0 and len(chosen) > 1:
         rng = random.Random(repr((state.round, seat, tuple(state.built))))
-        tables = sample_tables(state, seat, rng, TABLES)
+        guesses = sample_tables(state, seat, rng, tables)
         # The same lines in another order leave the same track, and the others answer the
         # same way to much the same track: ``known`` has each played out once.
         known: dict = {}
-        best = min(
-            candidates,
-            key=lambda plan: missing_after_replies(state, seat, plan.lines, tables, known),
+        if judge == "rollout":
+            scores = {
+                p: rollout.worth(state, seat, p.lines, guesses, known, weight) for p in chosen
+            }
+        else:
+            scores = {
+                p: missing_after_replies(state, seat, p.lines, guesses, known) for p in chosen
+            }
+        chosen = sorted(chosen, key=scores.__getitem__)  # stable: ties keep their order
+    yield from chosen
+    seen = set(chosen)
+    groups: dict[tuple[int, int], list[Plan]] = {}
+    for plan in plans:
+        if plan not in seen:
+            groups.setdefault((plan.missing, plan.own), []).append(plan)
+    for costs in sorted(groups):
+        yield from sorted(
+            groups[costs], key=lambda plan: (helper.of(plan.lines), len(plan.lines), plan.lines)
         )
-    return _as_move(state, seat, best.lines, helper)
 
 
 def best_plans(plans: list[Plan], helper: Help, count: int) -> list[Plan]:

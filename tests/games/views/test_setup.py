@@ -256,7 +256,7 @@ def test_bots_of_the_same_kind_are_named_apart(client, creator):
     }
     client.post(reverse("games:new"), data)
     names = Game.objects.get().seat_names()
-    assert names[1:] == ["Strong bot 1", "Strong bot 2", "Greedy bot"]
+    assert names[1:] == ["Strong bot 1", "Strong bot 2", "Normal bot"]
 
 
 def test_a_new_game_is_in_the_language_its_creator_chose_invitations_included(
