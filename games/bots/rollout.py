@@ -91,10 +91,11 @@ def play_round(
     first: int,
     table: list,
     lines: Sequence[int],
+    log: list | None = None,
 ) -> list[int]:
     """Play the round on from ``built`` (``lines`` just built), ``first`` to move, every
     seat heading for its nearest city of ``table`` not yet joined; each seat's missing
-    cost when it ends."""
+    cost when it ends. ``log``, when given, gets each line built, as (line, builder)."""
     board = state.board
     n = state.seat_count
     needs = [set(table[s]) for s in range(n)]
@@ -116,13 +117,19 @@ def play_round(
             if start is None:
                 continue
             spent = 0
+            way: list[int] = []
             while spent < 2 and supply > 0:
-                network = usable[other].of(start)
-                line = rules.first_line_towards(board, built, other, network, needs[other])
-                cost = board.lines[line][2] if line is not None else 0
-                if line is None or (spent and cost == 2):
-                    break
+                if not way:
+                    way = turn_lines(board, built, other, usable[other].of(start), needs[other])
+                    if not way:
+                        break
+                line = way.pop(0)
+                cost = board.lines[line][2]
+                if spent + cost > 2:
+                    break  # a double line goes alone
                 built[line] = rules.Track(other, False)
+                if log is not None:
+                    log.append((line, other))
                 for components in usable.values():
                     components.join(line)
                 joined.join(line)
@@ -147,3 +154,29 @@ def judged(losses: list[int], seat: int, weight: float = OTHERS_WEIGHT) -> float
     others = [loss for s, loss in enumerate(losses) if s != seat]
     mean = sum(others) / len(others) if others else 0.0
     return losses[seat] - weight * mean
+
+
+def turn_lines(
+    board: rules.Board, built: rules.Built, seat: int, network: set[int], targets: set[int]
+) -> list[int]:
+    """The free lines of a cheapest way from ``network`` to the nearest of ``targets``,
+    from the network outward: what a player heading there builds, two points a turn.
+    (One search a turn: the greedy bot searches again after its first line, and mostly
+    finds the same way on.)"""
+    targets = targets - network
+    if not targets:
+        return []
+    dist, via = rules.cheapest_paths(board, built, seat, network, targets)
+    found = [(dist[t], t) for t in targets if dist[t] < rules.INFINITY]
+    if not found:
+        return []
+    point = min(found)[1]
+    lines = []
+    while point not in network:
+        line = via[point]
+        if line not in built:
+            lines.append(line)
+        a, b, _cost = board.lines[line]
+        point = a if b == point else b
+    lines.reverse()
+    return lines[:2]
