@@ -29,7 +29,6 @@ from django.core.management.base import BaseCommand, CommandError
 from games import rules
 from games.bots import BOTS, simulate
 from games.bots.published import PUBLISHED
-from games.bots.trial import VARIANTS  # TEMPORARY
 from games.management.lineup import parse_lineup
 
 Z95 = 1.96
@@ -37,7 +36,7 @@ Z95 = 1.96
 
 def seatable() -> dict:
     """Everyone a line-up may seat: the levels, then the published strategies."""
-    return {**BOTS, **PUBLISHED, **VARIANTS}
+    return {**BOTS, **PUBLISHED}
 
 
 # ``--suite``: the strong bot against three of each of these, in these settings.

@@ -90,3 +90,12 @@ def test_mean_interval():
     assert mean == 2.5
     assert half == pytest.approx(1.96 * math.sqrt(5 / 3) / 2)
     assert mean_interval([3]) == (3, math.inf)
+
+
+def test_line_ups_may_seat_the_published_strategies_and_show_their_slowest_move():
+    output = tournament("--games", "2", "--players", "2", "--bots", "central,optimiser", "--times")
+    table = rows(output)
+    assert set(table) == {"central", "optimiser"}
+    assert table["central"][-1].endswith("s")  # the slowest move, in seconds
+    assert "slowest" in output
+    assert "slowest" not in tournament("--games", "2", "--players", "2", "--bots", "central,greedy")
