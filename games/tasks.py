@@ -7,6 +7,8 @@ from datetime import datetime
 from celery import shared_task
 from django.utils import timezone
 
+from accounts.models import User
+from games.models import Seat
 from games.services import autoplay, clock
 from helpers.broker import queue_each
 
@@ -71,14 +73,22 @@ def _queue(task, ids: list[int], at: str) -> None:
 
 @shared_task(acks_late=True)
 def end_vacation(user_id: int, now: str | None = None) -> bool:
-    """End account ``user_id``'s vacation if it has run out at ``now``."""
-    return clock.end_vacation(user_id, _moment(now))
+    """End account ``user_id``'s vacation if it has run out at ``now`` (a vacation begun
+    since the scan saw it run out is left alone); its clocks run again from when it ran
+    out. Running it twice ends it once."""
+    moment = _moment(now)
+    user = User.objects.filter(pk=user_id, vacation_until__lte=moment).first()
+    if user is None:
+        return False
+    clock.end_vacation(user, moment)
+    return True
 
 
 @shared_task(acks_late=True)
 def pause_clock(seat_id: int, now: str | None = None) -> bool:
     """Pause seat ``seat_id``'s clock if its player is on vacation at ``now``."""
-    return clock.pause_clock(seat_id, _moment(now))
+    seat = Seat.objects.select_related("game", "user").filter(pk=seat_id).first()
+    return seat is not None and clock.pause_clock(seat, _moment(now))
 
 
 @shared_task(acks_late=True)

@@ -14,16 +14,15 @@ savepoint. Other databases take the same writes through the ORM.
         rows_unless_present=messages,   # a duplicate is skipped and keeps no primary key
     )
 
-Through the ORM it needs the caller's transaction (``transaction.atomic``). On PostgreSQL
-the one statement is a transaction of its own when there is none: a block whose only write
-it is needs no BEGIN and COMMIT, two more round trips (``atomic_claim``). Either way the
-rows it inserts get their primary keys, as ``bulk_create`` gives them.
+It is atomic by itself, one verb whatever the database: on PostgreSQL outside a
+transaction the one statement needs no BEGIN and COMMIT (two round trips fewer); inside
+the caller's transaction, or through the ORM, it joins or opens one. Either way the rows
+it inserts get their primary keys, as ``bulk_create`` gives them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,29 +51,18 @@ def claim_and_insert(
     ``rows_unless_present`` that no unique constraint finds written already. Returns
     whether the claim held; if it did not, nothing is written.
 
-    Must run inside a transaction, except on PostgreSQL (see ``atomic_claim``). A
-    duplicate among ``rows`` raises IntegrityError.
+    Atomic by itself: a duplicate among ``rows`` raises IntegrityError and writes nothing.
+    Inside the caller's transaction it takes a savepoint, so the caller may go on.
     """
     rows, optional = list(rows), list(rows_unless_present)
     connection = connections[using]
-    if connection.vendor == "postgresql":
-        return _in_one_statement(connection, claim, rows, optional)
-    if not connection.in_atomic_block:
-        raise transaction.TransactionManagementError("claim_and_insert needs a transaction")
-    return _through_the_orm(using, claim, rows, optional)
-
-
-def atomic_claim(using: str = DEFAULT_DB_ALIAS) -> AbstractContextManager:
-    """The transaction for a block whose only write is one ``claim_and_insert``.
-
-    On PostgreSQL outside a transaction, none: the one statement is atomic by itself, and
-    what the block hands to ``transaction.on_commit`` runs once it has run. Otherwise
-    ``transaction.atomic()``: inside a transaction that is a savepoint, so that a
-    statement that fails (a duplicate event) leaves the caller's transaction usable."""
-    connection = connections[using]
     if connection.vendor == "postgresql" and not connection.in_atomic_block:
-        return nullcontext()
-    return transaction.atomic(using=using)
+        return _in_one_statement(connection, claim, rows, optional)
+    # Inside the caller's transaction, a savepoint: a duplicate leaves it usable.
+    with transaction.atomic(using=using):
+        if connection.vendor == "postgresql":
+            return _in_one_statement(connection, claim, rows, optional)
+        return _through_the_orm(using, claim, rows, optional)
 
 
 def _through_the_orm(using: str, claim: Claim, rows: list[Model], optional: list[Model]) -> bool:

@@ -25,6 +25,10 @@ class Message(models.Model):
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Waiting to be sent")
+        # Taken by a delivery that has not yet handed it to the mail server: released by
+        # itself (back to pending) if that delivery dies, so it is never in doubt.
+        CLAIMED = "claimed", _("Taken by a worker, not yet handed to the mail server")
+        # Handed to the mail server, its answer not yet recorded: the only rows in doubt.
         SENDING = "sending", _("Being sent")
         SENT = "sent", pgettext_lazy("email status", "Sent")
         FAILED = "failed", pgettext_lazy("email status", "Failed")
@@ -60,7 +64,8 @@ class Message(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)
     claimed_at = models.DateTimeField(null=True, blank=True)
     # Which delivery claimed the row: a worker claims several rows by one UPDATE and then
-    # reads back exactly those it got.
+    # reads back exactly those it got; it hands each to the mail server only while the
+    # row is still claimed under this token.
     claim = models.CharField(max_length=32, blank=True, editable=False)
     sent_at = models.DateTimeField(null=True, blank=True)
     stuck_reported_at = models.DateTimeField(
@@ -85,11 +90,17 @@ class Message(models.Model):
             ),
         ]
         indexes = [
-            # The sweep reads only the rows still waiting, and those stuck mid-send.
+            # The sweep reads only the rows still waiting, the claims that have run out,
+            # and those stuck mid-send.
             models.Index(
                 fields=["next_attempt_at"],
                 condition=Q(status="pending"),
                 name="notifications_message_pending",
+            ),
+            models.Index(
+                fields=["claimed_at"],
+                condition=Q(status="claimed"),
+                name="notifications_message_claimed",
             ),
             models.Index(
                 fields=["claimed_at"],

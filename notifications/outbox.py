@@ -1,19 +1,28 @@
 """Delivering outbox rows: claim, send once through Django's email API, record the result.
 
-A row moves pending -> sending -> sent (or failed, or suppressed). The claim is one
-conditional UPDATE, so of two tasks for the same row only one ever talks to the provider.
+A row moves pending -> claimed -> sending -> sent (or failed, suppressed, dropped). The
+claim is one conditional UPDATE, so of two tasks for the same row only one ever has it.
+A claimed row is handed to the mail server only after a second conditional UPDATE has
+marked it "sending" (while the claim is still this delivery's and still alive): "sending"
+means "may have gone out", and only the row on the wire is ever in it. A claim that is
+never handed over runs out by itself (CLAIM_LEASE) and the sweep puts the row back to
+pending, so a dead worker or database strands nothing that did not go out.
 """
 
 import logging
 import secrets
 import smtplib
+import time
 from datetime import datetime, timedelta
 from email.mime.image import MIMEImage
 
+import requests
 from anymail.exceptions import AnymailAPIError, AnymailError, AnymailRecipientsRefused
 from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection, mail_admins
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
+from django.db import connection as database
 from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
@@ -30,14 +39,27 @@ MAX_ATTEMPTS = 8
 # A task queued for a row's time may start this much early (clocks of machines differ).
 EARLY = timedelta(seconds=5)
 # How long one delivery task may run. Every network step of a send gives up after
-# EMAIL_TIMEOUT (SMTP) or anymail's REQUESTS_TIMEOUT, so the soft limit is only reached
-# by a server that answers very slowly at every step; the hard limit kills the worker's
-# process, which leaves the row "sending".
+# EMAIL_TIMEOUT (SMTP) or anymail's REQUESTS_TIMEOUT (10 s by default), so the soft limit
+# is only reached by a server that answers very slowly at every step; the hard limit kills
+# the worker's process, which leaves the row on the wire "sending".
 SEND_SOFT_TIME_LIMIT = 120
 SEND_TIME_LIMIT = 150
+# Within a delivery (seconds from its start): no row is handed to the mail server after
+# HAND_OVER_FOR (the rest are released); outcomes the database could not take are tried
+# again until WRITE_BACK_FOR, before the soft time limit.
+HAND_OVER_FOR = 60
+WRITE_BACK_FOR = SEND_SOFT_TIME_LIMIT - 15
+# A claim's life. It outlasts the task's hard time limit (counted from the task's start,
+# before the claim), so a delivery whose claim has run out is dead, or stopped by its own
+# hand-over check (which refuses a claim this old): a slow live worker and a new one never
+# both send a row. The sweep (every minute) releases such rows, so a row never handed
+# over is due again within CLAIM_LEASE plus a minute of its claim.
+CLAIM_LEASE = timedelta(seconds=SEND_TIME_LIMIT + 30)
 # A row left "sending" this long means its worker died (or was killed at the hard limit)
-# between claiming and finishing: the operator is told, once.
+# between handing it over and recording the answer: the operator is told, once.
 STUCK_AFTER = timedelta(seconds=SEND_TIME_LIMIT) + timedelta(minutes=1)
+# What the database raises while it is away (restarting, unreachable, connection cut).
+DATABASE_AWAY = (OperationalError, InterfaceError)
 
 
 class TemporaryFailure(Exception):
@@ -84,6 +106,35 @@ def is_temporary(exc: BaseException) -> bool:
     return isinstance(exc, OSError)  # refused, reset, unreachable, timed out
 
 
+def stops_the_batch(exc: BaseException) -> bool:
+    """Whether a failed send says the mail server itself is unwell (no answer in time, the
+    connection refused or cut), so that the batch's other rows would fare no better: they
+    are released at once instead of each waiting its own timeouts. An answer about one
+    message (a 4xx or 5xx, a provider's error status) does not stop the batch."""
+    if isinstance(exc, SoftTimeLimitExceeded | smtplib.SMTPServerDisconnected):
+        return True
+    if isinstance(exc, smtplib.SMTPException):
+        return False  # an answer (SMTPException is an OSError: tested first)
+    if isinstance(exc, AnymailAPIError):
+        return exc.status_code is None  # no HTTP answer at all
+    return isinstance(exc, OSError)  # refused, reset, unreachable, timed out
+
+
+def may_have_gone(exc: BaseException, connection) -> bool:
+    """Whether a send that raised ``exc`` may still have delivered its message: it went
+    out whole and no answer came back (notifications.smtp says so for SMTP; for a
+    provider's API, a request sent whose answer timed out). Never when a provider
+    deduplicates on our key (RAILMAIL_IDEMPOTENCY_HEADER): trying again is safe there."""
+    if settings.RAILMAIL_IDEMPOTENCY_HEADER:
+        return False
+    if isinstance(exc, smtplib.SMTPResponseException | AnymailRecipientsRefused):
+        return False  # an answer came back
+    if isinstance(exc, requests.exceptions.ReadTimeout):
+        return True  # anymail's: the request went out, its answer never came
+    told = getattr(connection, "may_have_sent", None)
+    return stops_the_batch(exc) and callable(told) and told()
+
+
 def describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"[:2000]
 
@@ -93,96 +144,231 @@ def deliver(message_id: int, now: datetime | None = None, *, along: int = 0) -> 
     ``along`` other rows due now; return the row, or None if it was not ours to send.
 
     A worker woken for one row takes along the others that are due (a round's end, a
-    burst after an outage): one claim, one read, one connection to the mail server and
-    one write of the results for all of them. Each email is built here
-    (notifications.compose) from what its row records; one that is no longer needed ends
-    "dropped". Raises TemporaryFailure when the provider or the network failed for this
-    row and it should be tried again after ``retry_in`` (a row taken along is tried again
-    by the sweep). Whatever else goes wrong, a row ends "failed" with the reason: an
-    exception never leaves it "sending".
+    burst after an outage): one claim, one read, one connection to the mail server. Each
+    email is built here (notifications.compose) from what its row records; one that is no
+    longer needed ends "dropped". Each row is marked "sending" just before it is handed
+    over, in the same transaction that records the answer for the row before it, so at
+    most the row on the wire is ever in doubt. Raises TemporaryFailure when the provider
+    or the network failed for this row and it should be tried again after ``retry_in`` (a
+    row taken along is tried again by the sweep). Whatever else goes wrong, a row ends
+    "failed" with the reason: an exception leaves a row "sending" only when its message
+    went out whole and no answer came back (may_have_gone).
     """
     now = now or timezone.now()
-    rows = {row.pk: row for row in _deliver_claimed(_claim(message_id, now, along), now)}
+    started = time.monotonic()
+    token = secrets.token_hex(16)
+    rows = {
+        row.pk: row
+        for row in _deliver_claimed(_claim(message_id, now, along, token), now, token, started)
+    }
     row = rows.get(message_id)
-    if row is not None and row.status == Message.Status.PENDING:
+    if row is not None and row.status == Message.Status.PENDING and not row.released:
         raise TemporaryFailure(row, row.next_attempt_at - now)
     return row
 
 
-def _claim(message_id: int, now: datetime, along: int) -> list[Message]:
+def _claim(message_id: int, now: datetime, along: int, token: str) -> list[Message]:
     """Claim the row, and up to ``along`` others due now, by one conditional UPDATE: of two
     workers, only one ever gets a row. Return the rows this call claimed, with everything
     building their emails reads."""
-    token = secrets.token_hex(16)
     wanted = Q(pk=message_id)
     if along:
         due = Message.objects.filter(
             status=Message.Status.PENDING, next_attempt_at__lte=now
         ).exclude(pk=message_id)
         wanted |= Q(pk__in=due.order_by("next_attempt_at").values("pk")[:along])
+    # The claim's life runs on the real clock, whatever moment the task was queued for.
+    claimed_at = timezone.now()
     claimed = Message.objects.filter(
         wanted, status=Message.Status.PENDING, next_attempt_at__lte=now + EARLY
-    ).update(status=Message.Status.SENDING, claimed_at=now, claim=token, attempts=F("attempts") + 1)
+    ).update(status=Message.Status.CLAIMED, claimed_at=claimed_at, claim=token)
     if not claimed:
         # Sent, being sent by another worker, given up, or not due yet: nothing to do.
         return []
-    # The partial index of rows being sent finds them by claimed_at.
+    # The partial index of claimed rows finds them by claimed_at.
     rows = with_what_emails_read(
-        Message.objects.filter(status=Message.Status.SENDING, claimed_at=now, claim=token)
+        Message.objects.filter(status=Message.Status.CLAIMED, claimed_at=claimed_at, claim=token)
     )
     # Mail stopped since the rows were queued (a bounce, an unsubscribe) is not sent.
     stopped = Suppression.stopping((row.to, row.kind) for row in rows)
     for row in rows:
         row.stopped = (row.to, row.kind) in stopped
+        row.released = False  # whether the batch stopped before handing it over
     return rows
 
 
-def _deliver_claimed(rows: list[Message], now: datetime) -> list[Message]:
-    """Build and send claimed rows over one connection; record how each ended."""
+class _DatabaseAway(Exception):
+    """The database did not answer while the batch was under way."""
+
+
+def _deliver_claimed(
+    rows: list[Message], now: datetime, token: str, started: float
+) -> list[Message]:
+    """Build, hand over and send claimed rows over one connection; record how each ended.
+
+    The answers not yet written (``answered``) go to the database with the next row's
+    hand-over. When the database is away, nothing more is handed over; the answers are
+    kept and written once it is back (until WRITE_BACK_FOR), and the rows not handed over
+    are released (or, if it stays away, their claim runs out).
+    """
     if not rows:
         return rows
-    connection = get_connection()
+    answered: list[Message] = []
     given_up: list[tuple[Message, Exception]] = []
+    waiting = list(rows)  # claimed, not yet handed over
+    connection = get_connection()
     try:
-        for row in rows:
+        while waiting and time.monotonic() - started < HAND_OVER_FOR:
+            row = waiting[0]
             try:
-                _send(row, connection)
+                email = _prepare(row)
+            except _DatabaseAway:
+                log.warning("database away while building an email: the batch stops")
+                break
+            except Exception as exc:  # it cannot be built: building it again fails again
+                row.error = describe(exc)
+                given_up.append((row, exc))
+                _give_up(row, exc)
+                answered.append(waiting.pop(0))
+                continue
+            if email is None:  # suppressed or dropped: nothing to hand over
+                answered.append(waiting.pop(0))
+                continue
+            try:
+                handed = _record(answered, token, hand_over=row)
+            except DATABASE_AWAY:
+                log.warning("database away while handing an email over: the batch stops")
+                _forget_connection()
+                break
+            answered = []
+            waiting.pop(0)
+            if not handed:
+                continue  # its claim ran out and the sweep released it: not ours now
+            row.status, row.attempts = Message.Status.SENDING, row.attempts + 1
+            try:
+                _send(row, email, connection)
             except Exception as exc:
                 row.error = describe(exc)
+                if may_have_gone(exc, connection):
+                    # Sent whole, its answer lost: in doubt. It stays "sending", for the
+                    # operator (reported by the sweep), rather than risk a second copy.
+                    row.error = f"No answer after the whole message was sent: {row.error}"
+                    answered.append(row)
+                    _close(connection)
+                    break
                 if not is_temporary(exc) or row.attempts >= MAX_ATTEMPTS:
                     given_up.append((row, exc))
+                    _give_up(row, exc, why="" if not is_temporary(exc) else _still_failing(row))
                 else:
                     # The server answered with an error (or never answered), so nothing
                     # was accepted: releasing the claim is safe.
                     row.status = Message.Status.PENDING
                     row.next_attempt_at = now + backoff(row.attempts)
+                answered.append(row)
                 _close(connection)  # a failed send may leave it unusable: a new one next
+                if stops_the_batch(exc):
+                    break
+                continue
+            answered.append(row)
     finally:
         _close(connection)
-    for row, exc in given_up:
-        _give_up(row, exc, why="" if not is_temporary(exc) else _still_failing(row))
-    with transaction.atomic():  # one commit for the batch
-        for row in rows:
-            Message.objects.filter(pk=row.pk).update(
-                **{name: getattr(row, name) for name in FINISHED_FIELDS}
-            )
+    _write_back(answered, token, waiting, started)
     for row, exc in given_up:
         _tell_about(row, exc)
+    for row in waiting:  # released (or left to their claim's end): due again as they were
+        row.status, row.released = Message.Status.PENDING, True
     return rows
 
 
-# What delivery writes back to a row, once, for all the rows of a batch.
-FINISHED_FIELDS = [
-    "status",
-    "next_attempt_at",
-    "sent_at",
-    "error",
-    "provider_id",
-    "subject",
-    "body_text",
-    "body_html",
-    "headers",
-]
+def _prepare(row: Message) -> EmailMultiAlternatives | None:
+    """The email of a claimed row, built; None when it is not to be sent (mail to the
+    address stopped, or no longer needed), with the row's status saying so."""
+    if row.stopped:
+        row.status = Message.Status.SUPPRESSED
+        return None
+    try:
+        composed = compose.compose(row)
+    except DATABASE_AWAY as exc:
+        _forget_connection()
+        raise _DatabaseAway from exc
+    if composed is None:
+        row.status = Message.Status.DROPPED
+        return None
+    row.subject, row.body_text = composed.subject, composed.text
+    row.body_html, row.headers = composed.html, composed.headers
+    return build_email(row, composed.images)
+
+
+def _record(
+    answered: list[Message], token: str, *, hand_over: Message | None = None, release=()
+) -> bool:
+    """Write the answers of ``answered`` and, in the same transaction, mark ``hand_over``
+    "sending" (with the email as built) if it is still claimed under ``token`` and its
+    claim has not run out, and put the rows ``release`` back to pending; return whether
+    ``hand_over`` is ours to send. Every write names the claim: a row released and claimed
+    again by another delivery is never written by this one."""
+    handed = False
+    with transaction.atomic():
+        for row in answered:
+            Message.objects.filter(pk=row.pk, claim=token).update(
+                **{name: getattr(row, name) for name in FINISHED_FIELDS}
+            )
+        if hand_over is not None:
+            handed = bool(
+                Message.objects.filter(
+                    pk=hand_over.pk,
+                    status=Message.Status.CLAIMED,
+                    claim=token,
+                    claimed_at__gt=timezone.now() - CLAIM_LEASE,
+                ).update(
+                    status=Message.Status.SENDING,
+                    attempts=F("attempts") + 1,
+                    **{name: getattr(hand_over, name) for name in BUILT_FIELDS},
+                )
+            )
+        if release:
+            Message.objects.filter(
+                pk__in=[row.pk for row in release], status=Message.Status.CLAIMED, claim=token
+            ).update(status=Message.Status.PENDING)
+    return handed
+
+
+def _write_back(
+    answered: list[Message], token: str, waiting: list[Message], started: float
+) -> None:
+    """Write the batch's last answers and release the rows not handed over, trying again
+    while the database is away, until WRITE_BACK_FOR from the start of the delivery. A
+    row whose answer cannot be written stays "sending" (the operator is told); a row not
+    released is released by the sweep when its claim runs out."""
+    pause = 0.25
+    while answered or waiting:
+        try:
+            _record(answered, token, release=waiting)
+            return
+        except DATABASE_AWAY:
+            _forget_connection()
+            if time.monotonic() + pause - started > WRITE_BACK_FOR:
+                log.error(
+                    "database away: the answers of %d outbox row(s) (%s) could not be written",
+                    len(answered),
+                    ", ".join(str(row.pk) for row in answered),
+                )
+                return
+            time.sleep(pause)
+            pause = min(pause * 2, 5)
+
+
+def _forget_connection() -> None:
+    """Drop the database connection that failed, so that the next query opens a new one
+    (outside a transaction; inside one, such as a test's, it is left to its owner)."""
+    if not database.in_atomic_block:
+        database.close()
+
+
+# What delivery writes back to a row with its answer.
+FINISHED_FIELDS = ["status", "next_attempt_at", "sent_at", "error", "provider_id"]
+# What it writes when it hands a row over: the email as built.
+BUILT_FIELDS = ["subject", "body_text", "body_html", "headers"]
 
 
 def _close(connection) -> None:
@@ -194,18 +380,8 @@ def _close(connection) -> None:
         log.warning("closing the mail connection failed", exc_info=True)
 
 
-def _send(row: Message, connection) -> None:
-    """Build and send one claimed row through ``connection``; set how it ended."""
-    if row.stopped:
-        row.status = Message.Status.SUPPRESSED
-        return
-    composed = compose.compose(row)
-    if composed is None:
-        row.status = Message.Status.DROPPED
-        return
-    row.subject, row.body_text = composed.subject, composed.text
-    row.body_html, row.headers = composed.html, composed.headers
-    email = build_email(row, composed.images)
+def _send(row: Message, email: EmailMultiAlternatives, connection) -> None:
+    """Send a row's email, handed over, through ``connection``; set how it ended."""
     email.connection = connection
     connection.open()  # kept open for the batch's next emails (a no-op once open)
     email.send()
@@ -272,6 +448,10 @@ def build_email(message: Message, images: dict[str, bytes] | None = None) -> Ema
             image.add_header("Content-ID", f"<{content_id}>")
             image.add_header("Content-Disposition", "inline", filename="board.png")
             email.attach(image)
+    # A provider that deduplicates on a key of ours (deploy/README.md) gets the row's
+    # token, the same for every try of the row, in the header it reads.
+    if settings.RAILMAIL_IDEMPOTENCY_HEADER:
+        email.extra_headers[settings.RAILMAIL_IDEMPOTENCY_HEADER] = message.token
     # anymail passes these to the provider; other backends ignore them.
     email.tags = [message.kind]
     email.metadata = {"outbox_id": str(message.pk), "game": str(message.game_id or "")}
@@ -311,6 +491,19 @@ def due_rows(now: datetime) -> list[int]:
     return list(due.order_by("next_attempt_at").values_list("pk", flat=True)[:500])
 
 
+def release_expired(now: datetime) -> int:
+    """Put back to pending the rows whose claim has run out without their being handed to
+    the mail server (their worker died, or the database was away); return how many.
+
+    Such a row never reached the server, so sending it is safe; its claim outlasts the
+    delivery task's hard time limit, so the delivery that claimed it is dead or will no
+    longer hand it over (its hand-over checks the claim's age and token).
+    """
+    return Message.objects.filter(
+        status=Message.Status.CLAIMED, claimed_at__lte=now - CLAIM_LEASE
+    ).update(status=Message.Status.PENDING, claim="")
+
+
 def report_stuck(now: datetime) -> int:
     """Tell the operator, once, of each row left "sending" by a worker that died; return
     how many rows are stuck in all.
@@ -341,11 +534,13 @@ def report_stuck(now: datetime) -> int:
             log.error("%d outbox row(s) stuck in 'sending': see the admin", len(new))
             tell_operator(
                 f"{len(new)} email(s) stuck while being sent",
-                "A worker died (or was killed at the task's time limit) while sending "
-                "these emails. They may or may not have reached the server: check the "
-                "provider's or the mail server's log for their Message-ID "
+                "A worker died (or was killed at the task's time limit, or lost its "
+                "database for good) after handing these emails to the mail server and "
+                "before recording its answer. They may or may not have reached the server: "
+                "check the provider's or the mail server's log for their Message-ID "
                 '(below) before using the admin\'s "Send again", which may '
-                "send a duplicate.\n\n" + "\n".join(lines) + "\n",
+                "send a duplicate. (Emails it had claimed but not handed over are sent "
+                "again by themselves.)\n\n" + "\n".join(lines) + "\n",
             )
     return counts["stuck"]
 

@@ -16,7 +16,8 @@ from notifications import digests, outbox, reminders
     acks_late=True,
     # A server that never answers must not hold a worker for ever. The soft limit ends
     # the send as a temporary failure; the hard one kills the worker's process, leaving
-    # the row "sending" for sweep_outbox to report.
+    # the row on the wire "sending" for sweep_outbox to report (and the batch's rows not
+    # handed over claimed, until their claim runs out: outbox.CLAIM_LEASE).
     soft_time_limit=outbox.SEND_SOFT_TIME_LIMIT,
     time_limit=outbox.SEND_TIME_LIMIT,
 )
@@ -49,13 +50,14 @@ def deliver_after_commit(message_id: int, due: datetime) -> None:
 
 @shared_task
 def sweep_outbox(now: str | None = None) -> dict[str, int]:
-    """Every minute: hand the rows that are due to delivery; tell the operator of rows
-    stuck mid-send."""
+    """Every minute: release the claims that ran out before their rows were handed over,
+    hand the rows that are due to delivery; tell the operator of rows stuck mid-send."""
     moment = datetime.fromisoformat(now) if now else timezone.now()
+    released = outbox.release_expired(moment)
     due = outbox.due_rows(moment)
     # One task for each BATCH rows: a delivery takes along the rows due with its own.
     queue_each(deliver, [(pk, moment.isoformat()) for pk in due[:: outbox.BATCH]])
-    return {"due": len(due), "stuck": outbox.report_stuck(moment)}
+    return {"released": released, "due": len(due), "stuck": outbox.report_stuck(moment)}
 
 
 @shared_task

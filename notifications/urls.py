@@ -9,7 +9,7 @@ urlpatterns = [
     path("resume/", views.resume, name="resume"),
     path("seat/<str:token>/take-back/", views.take_seat_back, name="take_seat_back"),
     path("vacation/", views.vacation, name="vacation"),
-    path("vacation/end/", views.end_vacation, name="end_vacation"),
+    path("vacation/end/", views.vacation_end, name="vacation_end"),
     path("mailbox/", views.mailbox, name="mailbox"),
     path("mailbox/<int:pk>/", views.mailbox_message, name="mailbox_message"),
     # The configured provider's webhooks only (bounces, complaints), secured with

@@ -153,7 +153,7 @@ def vacation(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def end_vacation(request: HttpRequest) -> HttpResponse:
+def vacation_end(request: HttpRequest) -> HttpResponse:
     """End one's vacation early; the whole days not begun go back to the allowance."""
     if request.user.vacation_until is not None:
         returned = services.end_vacation(request.user)

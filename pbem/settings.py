@@ -87,6 +87,12 @@ MIDDLEWARE = [
     "accounts.middleware.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # The database being down answers a friendly 503 with Retry-After (pbem/middleware.py).
+    "pbem.middleware.DatabaseUnavailableMiddleware",
+    # A request over a limit gets a clear page (429) rather than django-ratelimit's 403.
+    "django_ratelimit.middleware.RatelimitMiddleware",
+    # Content-Security-Policy on every page (CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
 ]
 
 ROOT_URLCONF = "pbem.urls"
@@ -121,19 +127,41 @@ TEMPLATES = [
     },
 ]
 
-# DATABASE_URL selects the database (postgres://user:password@host:5432/name in
-# production); without it, an SQLite file in the checkout needs no server at all.
-DATABASES = {
-    "default": dj_database_url.config(
+
+def database_from_environment() -> dict:
+    """The database: DATABASE_URL (postgres://user:password@host:5432/name in production),
+    or without it an SQLite file in the checkout, which needs no server at all."""
+    database = dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.getenv("DB_CONN_MAX_AGE", "0")),
         conn_health_checks=True,
     )
-}
-# PostgreSQL through Django's own backend, whose health check skips a connection that
-# served a request moments ago (helpers/postgresql/base.py).
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    DATABASES["default"]["ENGINE"] = "helpers.postgresql"
+    options = database.setdefault("OPTIONS", {})
+    if database["ENGINE"] == "django.db.backends.postgresql":
+        # Django's backend, whose health check skips a connection that served a request
+        # moments ago (helpers/postgresql/base.py).
+        database["ENGINE"] = "helpers.postgresql"
+        # A statement run DB_PREPARE_THRESHOLD times (default 5) is prepared, so the
+        # server plans it once; that needs parameters bound on the server. "off" turns
+        # both off, as a pooler that passes one client's statements to several server
+        # connections needs (PgBouncer in transaction mode without
+        # max_prepared_statements).
+        prepare_threshold = os.getenv("DB_PREPARE_THRESHOLD", "5")
+        if prepare_threshold != "off":
+            options.update(server_side_binding=True, prepare_threshold=int(prepare_threshold))
+    elif database["ENGINE"] == "django.db.backends.sqlite3":
+        # The embedded default takes concurrent requests: WAL (readers never wait for the
+        # writer), every transaction taking the write lock when it begins (two never
+        # deadlock upgrading a read lock), and a writer waiting for the lock, not failing.
+        options.update(
+            transaction_mode="IMMEDIATE",
+            timeout=20,
+            init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        )
+    return database
+
+
+DATABASES = {"default": database_from_environment()}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -231,7 +259,8 @@ if os.getenv("EMAIL_BACKEND"):
 elif ANYMAIL_ESP:
     EMAIL_BACKEND = f"anymail.backends.{ANYMAIL_ESP}.EmailBackend"
 elif EMAIL_HOST:
-    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    # Django's, able to tell a send that may have delivered from one that cannot have.
+    EMAIL_BACKEND = "notifications.smtp.EmailBackend"
 elif PRODUCTION:
     raise ImproperlyConfigured(
         "Production needs a way to send email: ANYMAIL_ESP (a provider), EMAIL_HOST (an "
@@ -303,10 +332,25 @@ LOGGING = {
 # --- Faults, floods and hostile input (issue 13) -----------------------------------------
 # Kept together here so that the other settings' owners can tell these apart.
 
-# A mail server that takes the connection and never answers must not hold a worker: every
-# SMTP step gives up after this many seconds (anymail's HTTP calls have their own,
-# ANYMAIL_REQUESTS_TIMEOUT). The delivery task also has time limits (notifications/tasks.py).
-EMAIL_TIMEOUT = int(os.getenv("EMAIL_TIMEOUT", "30"))
+# A mail server that takes the connection and never answers must not hold a worker: the
+# connection and every SMTP step give up after this many seconds, and so does each of
+# anymail's HTTP calls unless ANYMAIL_REQUESTS_TIMEOUT says otherwise. A batch stops at
+# the first such timeout (notifications/outbox.py), so a silent server costs one timeout,
+# not one per email. The delivery task also has time limits (notifications/tasks.py).
+EMAIL_TIMEOUT = int(os.getenv("EMAIL_TIMEOUT", "10"))
+ANYMAIL["REQUESTS_TIMEOUT"] = float(ANYMAIL.get("REQUESTS_TIMEOUT") or EMAIL_TIMEOUT)
+# The email header that carries each outbox row's key (the same on every try of the row)
+# for a provider that drops a second message with the same key: Brevo's API reads
+# "idempotencyKey" (kept 15 minutes), Resend's SMTP relay "Resend-Idempotency-Key" (24
+# hours). See deploy/README.md; empty sends none.
+RAILMAIL_IDEMPOTENCY_HEADER = os.getenv(
+    "RAILMAIL_IDEMPOTENCY_HEADER",
+    "idempotencyKey"
+    if ANYMAIL_ESP in ("brevo", "sendinblue")
+    else "Resend-Idempotency-Key"
+    if EMAIL_HOST.lower() == "smtp.resend.com"
+    else "",
+)
 
 # Rate limits on everything that sends email (pbem/ratelimits.py, django-ratelimit). They
 # count in a cache alias of their own, shared by every web process: Redis in production
@@ -354,11 +398,8 @@ CACHES["shared"] = {
     **({} if RATELIMIT_REDIS_URL else {"LOCATION": str(VAR_DIR / "shared")}),
 }
 RAILMAIL_SHARED_CACHE = "shared"
-# The database being down answers a friendly 503 with Retry-After (pbem/middleware.py).
-MIDDLEWARE += ["pbem.middleware.DatabaseUnavailableMiddleware"]
 
-# A request over a limit gets a clear page (429) rather than django-ratelimit's 403.
-MIDDLEWARE += ["django_ratelimit.middleware.RatelimitMiddleware"]
+# django-ratelimit's page for a request over a limit.
 RATELIMIT_VIEW = "pbem.views.rate_limited"
 # The request.META key holding the client's address, set by the trusted reverse proxy
 # (e.g. HTTP_X_REAL_IP or HTTP_X_FORWARDED_FOR; see deploy/README.md). REMOTE_ADDR when
@@ -393,7 +434,6 @@ if PRODUCTION and ANYMAIL_ESP:
 # Content-Security-Policy on every page (django-csp): scripts and styles only from our own
 # static files, never inline. The local mailbox's email view has a policy of its own
 # (notifications/views.py).
-MIDDLEWARE += ["csp.middleware.CSPMiddleware"]
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
@@ -406,29 +446,3 @@ CONTENT_SECURITY_POLICY = {
         "form-action": ["'self'"],
     }
 }
-
-# On PostgreSQL, a connection prepares each statement it has run DB_PREPARE_THRESHOLD
-# times (default 5), so the server plans it once rather than on every run: the plan of a
-# board page's one read took twice as long as running it. Preparing needs parameters bound
-# on the server. DB_PREPARE_THRESHOLD=off turns both off, as a pooler that passes one
-# client's statements to several server connections needs (PgBouncer in transaction mode
-# without max_prepared_statements).
-if DATABASES["default"]["ENGINE"] == "helpers.postgresql":
-    _prepare_threshold = os.getenv("DB_PREPARE_THRESHOLD", "5")
-    if _prepare_threshold != "off":
-        DATABASES["default"].setdefault("OPTIONS", {}).update(
-            server_side_binding=True, prepare_threshold=int(_prepare_threshold)
-        )
-
-# The embedded default takes concurrent requests: SQLite in WAL mode (readers never wait
-# for the writer), every transaction taking the write lock when it begins (so two never
-# deadlock upgrading a read lock, which SQLite answers at once with "database is locked"),
-# and a writer waiting up to "timeout" seconds for the lock instead of failing.
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {
-            "transaction_mode": "IMMEDIATE",
-            "timeout": 20,
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
-        }
-    )

@@ -112,3 +112,23 @@ def timed_game(**fields) -> Game:
         Game.objects.filter(pk=game.pk).update(**fields)
         game.refresh_from_db()
     return game
+
+
+class MessageFactory(factory.django.DjangoModelFactory):
+    """An outbox row: a pending sign-in email (the simplest kind to build), due now, and
+    not queued to any worker (a test hands it to delivery itself)."""
+
+    class Meta:
+        model = "notifications.Message"
+
+    kind = "login_link"
+    to = factory.Sequence(lambda n: f"reader{n}@example.org")
+    event = factory.Sequence(lambda n: f"request-{n}")
+    facts = factory.Sequence(
+        lambda n: {"url": f"https://railmail.example.org/l/{n}/", "language": "en"}
+    )
+
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):
+        # Inserted without post_save, whose receiver would queue its delivery.
+        return model_class.objects.bulk_create([model_class(*args, **kwargs)])[0]

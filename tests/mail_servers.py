@@ -8,6 +8,7 @@ failures the outbox sees are the ones a real server causes.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import threading
@@ -31,6 +32,15 @@ class SmtpHandler:
     received: list = field(default_factory=list)
     sessions: int = 0  # how many connections said EHLO
     rcpt_answers: dict = field(default_factory=dict)  # an answer to RCPT TO per address
+    # Answers to the first DATAs, one each, before ``data`` applies (e.g. a 451 once).
+    data_answers: list = field(default_factory=list)
+    # Every message whose DATA was complete (its final dot received), whatever the answer.
+    seen: list = field(default_factory=list)
+    # Once this many messages are accepted, every further DATA waits for ever (until the
+    # client goes, or the test sets it to None: then it is accepted): a server that hangs
+    # mid-batch. The messages it hung on are in ``hung``.
+    hang_after: int | None = None
+    hung: list = field(default_factory=list)
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if address in self.rcpt_answers:
@@ -51,9 +61,17 @@ class SmtpHandler:
         return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
+        content = envelope.content.decode("utf8", errors="replace")
+        self.seen.append(content)
+        if self.data_answers:
+            return self.data_answers.pop(0)
         if self.data:
             return self.data
-        self.received.append(envelope.content.decode("utf8", errors="replace"))
+        if self.hang_after is not None and len(self.received) >= self.hang_after:
+            self.hung.append(content)
+            while self.hang_after is not None:  # cancelled when the client goes
+                await asyncio.sleep(0.05)
+        self.received.append(content)
         return "250 Message accepted for delivery"
 
 
@@ -77,6 +95,72 @@ def silent_server() -> Iterator[int]:
         listener.bind(("127.0.0.1", 0))
         listener.listen(8)
         yield listener.getsockname()[1]
+
+
+@contextmanager
+def accepting_silently() -> Iterator[tuple[int, list]]:
+    """A server that accepts each connection and then never says a word (no greeting, no
+    answer): a mail server or an HTTP API that hangs. Yields its port and the list of
+    connections it took."""
+    taken: list[socket.socket] = []
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    listener.settimeout(0.1)
+    running = True
+
+    def accept() -> None:
+        while running:
+            try:
+                taken.append(listener.accept()[0])
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        yield listener.getsockname()[1], taken
+    finally:
+        running = False
+        thread.join(timeout=10)
+        for connection in taken:
+            connection.close()
+        listener.close()
+
+
+@contextmanager
+def recording_api(*statuses: int, body: dict | None = None) -> Iterator[tuple[str, list]]:
+    """An HTTP API on loopback that answers its POSTs with ``statuses`` in turn (the last
+    one for ever after) and ``body``, and keeps each request's JSON: a provider's send
+    endpoint that fails and then recovers. Yields its base URL and the requests."""
+    payload = json.dumps(body or {}).encode()
+    requests: list[dict] = []
+    answers = list(statuses)
+
+    class Answer(BaseHTTPRequestHandler):
+        def do_POST(self):
+            requests.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            status = answers.pop(0) if len(answers) > 1 else answers[0]
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+
+        def log_message(self, *args):  # quiet
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Answer)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1})
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/", requests
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
 
 
 @contextmanager

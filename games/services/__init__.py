@@ -8,7 +8,7 @@ One door, topic modules behind it (callers write ``services.submit_move``):
 - ``event_log``: appending events, the step every write ends in; ``load_state``.
 - ``new_games``: creating a game, its settings and seats, accepting, the first deal.
 - ``seats``: invitations, fresh links, accounts claiming seats, what a player saw.
-- ``clock``: deadlines and timeouts; ``vacations``: paused clocks.
+- ``clock``: the game clock: deadlines, timeouts, and vacations that pause it.
 - ``autoplay``: bots at the table; ``talk``: table talk; ``record_import``: a game record
   brought back in; ``invitations``: who has played with whom; ``random_deal``: the deal.
 
@@ -24,7 +24,14 @@ Which write locks what:
   player saw, table talk's rate) or an account (a vacation's days).
 """
 
-from games.services.clock import record_timeout  # noqa: I001 (clock imports the above)
+from games.services.clock import (
+    VacationError,
+    clock_paused,
+    end_vacation,
+    pause_clock,
+    record_timeout,
+    start_vacation,
+)
 from games.services.event_log import GameMovedOn, append_events, load_state
 from games.services.moves import submit_move
 from games.services.new_games import (
@@ -44,14 +51,6 @@ from games.services.seats import (
     send_fresh_link,
     take_seat_back,
 )
-from games.services.vacations import (
-    VacationError,
-    clock_paused,
-    end_vacation,
-    pause_clock,
-    pause_clocks,
-    start_vacation,
-)
 
 __all__ = [
     "GameMovedOn",
@@ -67,7 +66,6 @@ __all__ = [
     "load_state",
     "open_game",
     "pause_clock",
-    "pause_clocks",
     "record_browser_time_zone",
     "record_seen",
     "record_timeout",

@@ -74,8 +74,8 @@ def append_to_log(
     it is still at that version, and the events, with the outbox rows they cause, are
     appended only then: one statement on PostgreSQL (helpers.claims). If another
     append got there first, this raises GameMovedOn (or the unique (game, seq)
-    IntegrityError) and the caller's transaction writes nothing. Must run inside one, or
-    inside ``atomic_claim()`` when the caller writes nothing else.
+    IntegrityError) and nothing is written (claim_and_insert is atomic by itself; inside
+    the caller's transaction, the caller's writes go with it).
     ``seats``: the game's seats in play order with their accounts, when the caller has
     read them. ``played``: the state after ``events``, when the engine decided them
     (``rules.play``): they are not checked again.

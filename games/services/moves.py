@@ -4,7 +4,7 @@ A move takes no lock: the engine decides on the state at the version the player 
 the transaction then appends only if the game is still there. The unique (game, seq) of
 the events and one conditional UPDATE of the game's row refuse a move that lost a race.
 On PostgreSQL that transaction is usually one statement, sent without BEGIN and COMMIT
-(helpers.claims.atomic_claim).
+(helpers.claims.claim_and_insert).
 """
 
 from collections.abc import Sequence
@@ -16,7 +16,6 @@ from games import rules
 from games.derived import snapshots
 from games.models import Game, Seat
 from games.services.event_log import GameMovedOn, append_to_log
-from helpers.claims import atomic_claim
 
 
 def submit_move(
@@ -62,10 +61,13 @@ def submit_move(
     # A move of one's own ends a run of timeouts; a bot's move after a timeout continues
     # it (the same count record_timeout() makes). The seat's row holds the count the log
     # gave at ``before``, and only a count above 0 can change. Without one to change, the
-    # move's only write is append_to_log's claim with its rows (see atomic_claim).
+    # move's only write is append_to_log's claim with its rows, atomic by itself.
     on_record = before.timeouts_on_record(seat.position)
     try:
-        with transaction.atomic() if on_record else atomic_claim():
+        if not on_record:
+            append_to_log(moved, before, decided, seats=seats, played=played)
+            return moved
+        with transaction.atomic():  # the events and the seat's count: both or neither
             after = append_to_log(moved, before, decided, seats=seats, played=played)
             in_a_row = after.timeouts_in_a_row(seat.position)
             if in_a_row != on_record:

@@ -100,9 +100,3 @@ def take_seat_back(seat: Seat) -> Game:
         event = {"type": rules.SEAT_TAKEN_BACK, "seat": seat.position}
         append_to_log(locked, snapshots.current(locked), [event])
     return locked
-
-
-# Vacations. A player on vacation has their clock paused in every active game where they
-# hold a seat: a clock_paused event when it begins (or when a game starts during it) and
-# clock_resumed when it ends. games.derived.projection adds the paused time to the deadline, so
-# rebuild_projections derives the same deadline from the log.

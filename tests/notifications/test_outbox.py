@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from notifications import emails, outbox, tasks
 from notifications.models import Message
-from tests.factories import GameFactory
+from tests.factories import GameFactory, MessageFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -56,7 +56,7 @@ def test_a_worker_that_dies_mid_send_leaves_the_row_for_an_operator():
     )
     assert tasks.deliver.delay(message.pk).get() == "not pending"
     later = timezone.now() + outbox.STUCK_AFTER
-    assert tasks.sweep_outbox(later.isoformat()) == {"due": 0, "stuck": 1}
+    assert tasks.sweep_outbox(later.isoformat()) == {"released": 0, "due": 0, "stuck": 1}
     assert mail.outbox == []
     message.refresh_from_db()
     assert message.status == Message.Status.SENDING
@@ -97,9 +97,9 @@ def test_the_sweep_sends_the_rows_that_are_due(settings):
     Message.objects.filter(pk=message.pk).update(
         next_attempt_at=timezone.now() + timedelta(minutes=2)
     )
-    assert tasks.sweep_outbox() == {"due": 0, "stuck": 0}  # not due yet
+    assert tasks.sweep_outbox() == {"released": 0, "due": 0, "stuck": 0}  # not due yet
     later = timezone.now() + timedelta(minutes=2, seconds=1)
-    assert tasks.sweep_outbox(later.isoformat()) == {"due": 1, "stuck": 0}
+    assert tasks.sweep_outbox(later.isoformat()) == {"released": 0, "due": 1, "stuck": 0}
     message.refresh_from_db()
     assert message.status == Message.Status.SENT
     assert len(mail.outbox) == 1
@@ -213,13 +213,13 @@ def test_a_row_stuck_in_sending_is_reported_to_the_operator_once(admins):
     Message.objects.filter(pk=message.pk).update(
         status=Message.Status.SENDING, claimed_at=claimed, attempts=1
     )
-    assert tasks.sweep_outbox() == {"due": 0, "stuck": 1}
+    assert tasks.sweep_outbox() == {"released": 0, "due": 0, "stuck": 1}
     [report] = to_operator()
     assert report.subject == "[Django] 1 email(s) stuck while being sent"
     assert f"row {message.pk}: login_link to ada@example.org" in report.body
     assert "may send a duplicate" in report.body
     # Told once: the next sweeps count it but do not mail again.
-    assert tasks.sweep_outbox() == {"due": 0, "stuck": 1}
+    assert tasks.sweep_outbox() == {"released": 0, "due": 0, "stuck": 1}
     assert len(to_operator()) == 1
     message.refresh_from_db()
     assert message.status == Message.Status.SENDING  # never resent blindly
@@ -230,7 +230,7 @@ def test_a_row_not_yet_past_the_hard_time_limit_is_not_reported(admins):
     Message.objects.filter(pk=message.pk).update(
         status=Message.Status.SENDING, claimed_at=timezone.now()
     )
-    assert tasks.sweep_outbox() == {"due": 0, "stuck": 0}
+    assert tasks.sweep_outbox() == {"released": 0, "due": 0, "stuck": 0}
     assert to_operator() == []
     assert outbox.STUCK_AFTER.total_seconds() > tasks.deliver.time_limit
     assert tasks.deliver.soft_time_limit < tasks.deliver.time_limit
@@ -312,3 +312,91 @@ def test_a_batch_reads_no_game_again_for_each_row():
     assert not Message.objects.filter(pk__in=ids).exclude(status=Message.Status.SENT).exists()
     reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
     assert not [sql for sql in reads if sql.split(" FROM ")[1].startswith('"games_game"')]
+
+
+# Issue 33: only what may have gone out is in doubt.
+
+
+class WatchingBackend(BaseEmailBackend):
+    """Records, as each email is handed to it, the status of every row in the outbox; a
+    test may also run ``during`` then (as a slow send would let time pass)."""
+
+    seen: list = []
+    during = None
+
+    def send_messages(self, messages):
+        WatchingBackend.seen.append(dict(Message.objects.values_list("to", "status")))
+        if WatchingBackend.during is not None:
+            WatchingBackend.during()
+        mail.outbox.extend(messages)
+        return len(messages)
+
+
+@pytest.fixture
+def watching(settings):
+    settings.EMAIL_BACKEND = f"{__name__}.WatchingBackend"
+    WatchingBackend.seen, WatchingBackend.during = [], None
+    return WatchingBackend
+
+
+def test_only_the_row_on_the_wire_is_in_doubt(watching):
+    rows = MessageFactory.create_batch(4)
+    outbox.deliver(rows[0].pk, along=outbox.BATCH - 1)
+    # As each email went to the server: the ones before it sent, it alone "sending", the
+    # ones after it claimed (never handed over, so never in doubt).
+    expected = [["sent"] * n + ["sending"] + ["claimed"] * (3 - n) for n in range(4)]
+    assert [[seen[row.to] for row in rows] for seen in watching.seen] == expected
+    assert [Message.objects.get(pk=row.pk).status for row in rows] == ["sent"] * 4
+    assert [Message.objects.get(pk=row.pk).attempts for row in rows] == [1] * 4
+
+
+def test_a_claim_that_runs_out_is_released_by_the_sweep_and_sent():
+    [row] = MessageFactory.create_batch(1)
+    claimed = timezone.now()
+    # A worker claimed it and died before handing it over.
+    Message.objects.filter(pk=row.pk).update(
+        status=Message.Status.CLAIMED, claimed_at=claimed, claim="dead-worker"
+    )
+    assert tasks.deliver.delay(row.pk).get() == "not pending"  # a live claim is respected
+    almost = claimed + outbox.CLAIM_LEASE - timedelta(seconds=1)
+    assert tasks.sweep_outbox(almost.isoformat()) == {"released": 0, "due": 0, "stuck": 0}
+    assert mail.outbox == []
+    then = claimed + outbox.CLAIM_LEASE
+    assert tasks.sweep_outbox(then.isoformat()) == {"released": 1, "due": 1, "stuck": 0}
+    row.refresh_from_db()
+    assert row.status == Message.Status.SENT and row.attempts == 1
+    assert len(mail.outbox) == 1
+
+
+def test_a_delivery_whose_claim_has_run_out_hands_nothing_more_over(watching):
+    first, second = MessageFactory.create_batch(2)
+
+    def slow():  # the first send takes longer than the claim's life
+        Message.objects.filter(status=Message.Status.CLAIMED).update(
+            claimed_at=timezone.now() - outbox.CLAIM_LEASE
+        )
+
+    watching.during = slow
+    outbox.deliver(first.pk, along=1)
+    assert [m.to for m in mail.outbox] == [[first.to]]
+    second.refresh_from_db()
+    # Not handed over: the sweep releases it to another delivery, which sends it once.
+    assert second.status == Message.Status.CLAIMED and second.attempts == 0
+    watching.during = None
+    assert tasks.sweep_outbox()["released"] == 1
+    second.refresh_from_db()
+    assert second.status == Message.Status.SENT and second.attempts == 1
+    assert [m.to for m in mail.outbox] == [[first.to], [second.to]]
+
+
+def test_a_claim_outlasts_the_task_and_a_released_row_goes_within_five_minutes():
+    # The delivery that claimed a row is dead (hard time limit) before its claim runs out:
+    # a slow live worker and a new one never both have it.
+    assert outbox.CLAIM_LEASE.total_seconds() > tasks.deliver.time_limit
+    # It stops handing over, then stops writing, before the soft limit.
+    assert outbox.HAND_OVER_FOR < outbox.WRITE_BACK_FOR < tasks.deliver.soft_time_limit
+    # A row it never handed over is due again at the first sweep after its claim ran out
+    # (the sweep runs every minute), and sent at once.
+    assert outbox.CLAIM_LEASE + timedelta(minutes=1) <= timedelta(minutes=5)
+    # A row on the wire is reported only once its delivery must be dead.
+    assert outbox.STUCK_AFTER.total_seconds() > tasks.deliver.time_limit

@@ -3,15 +3,25 @@ server that answers 4xx, 5xx or nothing, and a provider's HTTP API that answers 
 or 4xx. Permanent failures end the row "failed"; temporary ones put it back to pending;
 nothing is left "sending" (issue 13)."""
 
+import email
+import json
 import time
 from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.utils import timezone
 
-from notifications import emails, outbox
+from notifications import compose, emails, outbox
 from notifications.models import Message
-from tests.mail_servers import provider_api, silent_server, smtp_server
+from tests.factories import MessageFactory
+from tests.mail_servers import (
+    accepting_silently,
+    provider_api,
+    recording_api,
+    silent_server,
+    smtp_server,
+)
 
 # A mail server is a real component: these run in the PostgreSQL pass.
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
@@ -26,7 +36,7 @@ def smtp(settings):
     """Send through Django's SMTP backend to the port the test gives."""
 
     def use(port: int) -> None:
-        settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+        settings.EMAIL_BACKEND = "notifications.smtp.EmailBackend"
         settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
         settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
         settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
@@ -174,3 +184,143 @@ def test_a_provider_that_accepts_records_its_message_id(postmark):
         result = outbox.deliver(message.pk)
     assert result.status == Message.Status.SENT and result.provider_id == "abc-123"
     assert mail.outbox == []  # went to the provider, not to the test outbox
+
+
+# Issue 33: a silent server costs seconds; a retried row keeps its Message-ID and key.
+
+
+def test_a_silent_server_costs_one_timeout_and_the_batch_releases_the_rest(smtp, settings):
+    # At the default EMAIL_TIMEOUT (10 s): a batch of 20 to a server that takes the
+    # connection and never greets gives up once, not once per email (200 s).
+    with accepting_silently() as (port, connections):
+        smtp(port)
+        settings.EMAIL_TIMEOUT = 10
+        rows = MessageFactory.create_batch(20)
+        started = time.monotonic()
+        with pytest.raises(outbox.TemporaryFailure):
+            outbox.deliver(rows[0].pk, along=outbox.BATCH - 1)
+        took = time.monotonic() - started
+    assert 9 < took < 15
+    assert len(connections) == 1
+    first = Message.objects.get(pk=rows[0].pk)
+    assert first.status == Message.Status.PENDING and first.attempts == 1
+    assert "timed out" in first.error and first.next_attempt_at > rows[0].next_attempt_at
+    # The others were never handed over: pending again as they were, due at once, with
+    # no attempt counted.
+    rest = Message.objects.filter(pk__in=[row.pk for row in rows[1:]])
+    assert {(m.status, m.attempts, m.error) for m in rest} == {(Message.Status.PENDING, 0, "")}
+    assert {m.pk: m.next_attempt_at for m in rest} == {r.pk: r.next_attempt_at for r in rows[1:]}
+    assert set(outbox.due_rows(timezone.now())) == {row.pk for row in rows[1:]}
+
+
+def test_a_silent_provider_api_costs_one_timeout_and_the_request_it_took_is_in_doubt(settings):
+    with accepting_silently() as (port, connections):
+        settings.EMAIL_BACKEND = "anymail.backends.postmark.EmailBackend"
+        settings.ANYMAIL = {
+            "POSTMARK_SERVER_TOKEN": "test-token",
+            "POSTMARK_API_URL": f"http://127.0.0.1:{port}/",
+            "REQUESTS_TIMEOUT": 1,
+        }
+        rows = MessageFactory.create_batch(5)
+        started = time.monotonic()
+        outbox.deliver(rows[0].pk, along=outbox.BATCH - 1)
+        assert time.monotonic() - started < 4
+    assert len(connections) == 1
+    statuses = [Message.objects.get(pk=row.pk) for row in rows]
+    # The API took the first request and never answered: it may have sent that email.
+    assert [(m.status, m.attempts) for m in statuses] == [("sending", 1)] + [("pending", 0)] * 4
+    assert statuses[0].error.startswith("No answer after the whole message was sent")
+
+
+def test_a_4xx_for_one_address_does_not_stop_the_batch(smtp):
+    with smtp_server() as (port, server):
+        smtp(port)
+        rows = MessageFactory.create_batch(3)
+        server.rcpt_answers = {rows[0].to: "450 4.2.1 Try this one later"}
+        with pytest.raises(outbox.TemporaryFailure):
+            outbox.deliver(rows[0].pk, along=2)
+    assert [status_of(row) for row in rows] == ["pending", "sent", "sent"]
+
+
+def header(raw: str, name: str) -> str:
+    return email.message_from_string(raw)[name]
+
+
+def test_a_retried_row_keeps_its_message_id_and_its_key_over_smtp(smtp, settings):
+    # Resend's SMTP relay drops a second message with the same Resend-Idempotency-Key.
+    settings.RAILMAIL_IDEMPOTENCY_HEADER = "Resend-Idempotency-Key"
+    with smtp_server(data_answers=["451 4.3.0 Try again later"]) as (port, server):
+        smtp(port)
+        message = pending_message()
+        with pytest.raises(outbox.TemporaryFailure):
+            outbox.deliver(message.pk)
+        message.refresh_from_db()
+        assert outbox.deliver(message.pk, message.next_attempt_at).status == "sent"
+    first, second = server.seen
+    assert server.received == [second]
+    assert (
+        header(first, "Message-ID") == header(second, "Message-ID") == compose.message_id(message)
+    )
+    key = header(first, "Resend-Idempotency-Key")
+    assert key == header(second, "Resend-Idempotency-Key") == message.token
+
+
+def test_a_retried_row_keeps_its_message_id_and_its_key_at_brevo(settings):
+    # Brevo's API drops a second request with the same headers.idempotencyKey (15 min).
+    settings.RAILMAIL_IDEMPOTENCY_HEADER = "idempotencyKey"
+    settings.EMAIL_BACKEND = "anymail.backends.brevo.EmailBackend"
+    with recording_api(500, 201, body={"messageId": "<abc@smtp-relay.brevo.com>"}) as (
+        url,
+        requests,
+    ):
+        settings.ANYMAIL = {
+            "BREVO_API_KEY": "test-key",
+            "BREVO_API_URL": url,
+            # Brevo has no per-message tracking switch (deploy/README.md): without this,
+            # anymail refuses every email that turns tracking off.
+            "IGNORE_UNSUPPORTED_FEATURES": True,
+        }
+        message = pending_message()
+        with pytest.raises(outbox.TemporaryFailure):
+            outbox.deliver(message.pk)
+        message.refresh_from_db()
+        assert outbox.deliver(message.pk, message.next_attempt_at).status == "sent"
+    first, second = (request["headers"] for request in requests)
+    assert first["idempotencyKey"] == second["idempotencyKey"] == message.token
+    assert first["Message-ID"] == second["Message-ID"] == compose.message_id(message)
+    assert json.dumps(requests[0]) == json.dumps(requests[1])  # the very same request
+
+
+def test_a_server_that_takes_the_whole_message_and_never_answers_leaves_it_in_doubt(smtp, settings):
+    settings.ADMINS = [("Ops", "ops@example.org")]
+    with smtp_server() as (port, server):
+        server.hang_after = 0  # it has the message, and never says so
+        smtp(port)
+        rows = MessageFactory.create_batch(3)
+        result = outbox.deliver(rows[0].pk, along=2)
+        assert len(server.hung) == 1
+        server.hang_after = None
+    # It may have been delivered: "sending", for the operator, never sent again blindly.
+    assert result.status == Message.Status.SENDING
+    assert result.error.startswith("No answer after the whole message was sent")
+    assert [status_of(row) for row in rows] == ["sending", "pending", "pending"]
+    later = timezone.now() + outbox.STUCK_AFTER
+    assert outbox.due_rows(later) == [row.pk for row in rows[1:]]
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"  # the operator's
+    assert outbox.report_stuck(later) == 1
+    [told] = [m for m in mail.outbox if m.to == ["ops@example.org"]]
+    assert compose.message_id(rows[0]) in told.body and "No answer after" in told.body
+
+
+def test_a_message_without_an_answer_is_tried_again_where_the_provider_drops_repeats(
+    smtp, settings
+):
+    settings.RAILMAIL_IDEMPOTENCY_HEADER = "Resend-Idempotency-Key"
+    with smtp_server() as (port, server):
+        server.hang_after = 0
+        smtp(port)
+        message = pending_message()
+        with pytest.raises(outbox.TemporaryFailure):
+            outbox.deliver(message.pk)
+        server.hang_after = None
+    assert status_of(message) == Message.Status.PENDING  # the key makes a retry safe

@@ -213,7 +213,7 @@ class TestVacation:
         assert user.vacation_days_left == 11 and user.vacation_until is not None
         assert game.deadline is None
 
-        response = client.post(reverse("notifications:end_vacation"), follow=True)
+        response = client.post(reverse("notifications:vacation_end"), follow=True)
         assert b"2 days went back to your allowance" in response.content
         user.refresh_from_db()
         game.refresh_from_db()
@@ -241,10 +241,10 @@ class TestVacation:
     def test_get_of_end_changes_nothing_and_post_needs_csrf(self, client):
         user = self.signed_in(client)
         client.post(reverse("notifications:vacation"), {"days": "2"})
-        assert client.get(reverse("notifications:end_vacation")).status_code == 405
+        assert client.get(reverse("notifications:vacation_end")).status_code == 405
         strict = Client(enforce_csrf_checks=True)
         strict.force_login(user)
-        assert strict.post(reverse("notifications:end_vacation")).status_code == 403
+        assert strict.post(reverse("notifications:vacation_end")).status_code == 403
         assert strict.post(reverse("notifications:vacation"), {"days": "1"}).status_code == 403
         user.refresh_from_db()
         assert user.vacation_until is not None and user.vacation_days_left == 12

@@ -4,13 +4,16 @@ The worker (tests/real_worker.py) runs in a thread of the test process, on a que
 the test's own in the Redis at REDIS_TEST_URL; the tests commit for real.
 """
 
+import email
 import json
 import os
 import signal
 import subprocess
 import sys
+import time
 import uuid
-from contextlib import contextmanager
+from collections import Counter
+from contextlib import contextmanager, suppress
 from datetime import timedelta
 from pathlib import Path
 
@@ -19,16 +22,17 @@ import redis
 from celery import Celery
 from django.conf import settings
 from django.core import mail
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games.models import Event
-from notifications import outbox, tasks
+from notifications import compose, outbox, tasks
 from notifications.models import Message
 from pbem import celery_app
 from tests.conftest import play_turn
-from tests.factories import GameFactory
-from tests.mail_servers import silent_server
+from tests.factories import GameFactory, MessageFactory
+from tests.faults import postgres_binaries, postgres_cluster
+from tests.mail_servers import silent_server, smtp_server
 from tests.real_worker import (
     NEEDS_WORKER,
     REDIS_URL,
@@ -189,13 +193,17 @@ def test_a_worker_that_dies_mid_send_never_sends_twice(tmp_path: Path):
     assert row.status == Message.Status.SENDING and row.attempts == 1
     # Nothing sends it again by itself; the operator is told it is stuck.
     later = timezone.now() + outbox.STUCK_AFTER + timedelta(minutes=1)
-    assert tasks.sweep_outbox(later.isoformat()) == {"due": 0, "stuck": 1}
+    assert tasks.sweep_outbox(later.isoformat()) == {"released": 0, "due": 0, "stuck": 1}
 
 
 # Issue 13: time limits. Celery enforces them in its prefork pool, the production one.
 
 
-def start_prefork_worker(tmp_path: Path, queue: str, backend: str, **env) -> subprocess.Popen:
+def start_prefork_worker(
+    tmp_path: Path, queue: str, backend: str, concurrency: int = 1, **env
+) -> subprocess.Popen:
+    """A worker process (and its pool's processes) in a process group of its own, so that
+    stop() or a test's SIGKILL ends all of them at once, as systemd or the OOM killer may."""
     db = settings.DATABASES["default"]
     environment = {
         **os.environ,
@@ -212,9 +220,10 @@ def start_prefork_worker(tmp_path: Path, queue: str, backend: str, **env) -> sub
     log = (tmp_path / "worker.log").open("w")
     return subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "tests.notifications.worker_process",
-         "worker", "--pool=prefork", "--concurrency=1", "-Q", queue, "--loglevel=WARNING",
-         "--without-mingle", "--without-gossip", "--without-heartbeat"],
+         "worker", "--pool=prefork", f"--concurrency={concurrency}", "-Q", queue,
+         "--loglevel=WARNING", "--without-mingle", "--without-gossip", "--without-heartbeat"],
         cwd=settings.BASE_DIR, env=environment, stdout=log, stderr=subprocess.STDOUT,
+        start_new_session=True,
     )  # fmt: skip
 
 
@@ -243,10 +252,15 @@ def publishing_to(queue: str):
         celery_app.set_default()
 
 
+def kill(process: subprocess.Popen) -> None:
+    """SIGKILL the worker and its pool's processes at once."""
+    with suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=WAIT)
+
+
 def stop(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        process.kill()
-        process.wait(timeout=WAIT)
+    kill(process)
     redis.Redis.from_url(REDIS_URL).delete(*transport_options_keys(process.args))
 
 
@@ -303,7 +317,162 @@ def test_the_hard_time_limit_leaves_the_row_for_the_operator_who_is_told_once(
     row.refresh_from_db()
     assert row.status == Message.Status.SENDING  # it may have reached the server
     later = (timezone.now() + outbox.STUCK_AFTER).isoformat()
-    assert tasks.sweep_outbox(later) == {"due": 0, "stuck": 1}
-    assert tasks.sweep_outbox(later) == {"due": 0, "stuck": 1}
+    assert tasks.sweep_outbox(later) == {"released": 0, "due": 0, "stuck": 1}
+    assert tasks.sweep_outbox(later) == {"released": 0, "due": 0, "stuck": 1}
     told = [m for m in mail.outbox if m.to == ["ops@example.org"]]
     assert len(told) == 1 and f"row {row.pk}: login_link" in told[0].body
+
+
+# Issue 33: a worker killed mid-batch strands only the rows on the wire.
+
+
+def message_ids(raw_messages) -> list[str]:
+    return [email.message_from_string(raw)["Message-ID"] for raw in raw_messages]
+
+
+def test_a_worker_killed_mid_batch_leaves_only_the_rows_on_the_wire(tmp_path: Path, settings):
+    settings.ADMINS = [("Ops", "ops@example.org")]
+    queue = f"railmail-test-{uuid.uuid4().hex}"
+    rows = MessageFactory.create_batch(60)
+    ids = {compose.message_id(row): row.pk for row in rows}
+    with smtp_server() as (port, server):
+        # The server takes 9 emails, then hangs on every message (it has them, but does
+        # not say so): each connection has one row on the wire when the worker dies.
+        server.hang_after = 9
+        smtp = {
+            "EMAIL_BACKEND": "notifications.smtp.EmailBackend",
+            "EMAIL_HOST": "127.0.0.1",
+            "EMAIL_PORT": str(port),
+            "EMAIL_TIMEOUT": "60",
+        }
+        process = start_prefork_worker(tmp_path, queue, "", concurrency=2, **smtp)
+        try:
+            with publishing_to(queue):
+                # Two deliveries at once, each with its batch: 50 rows, then the other 10.
+                tasks.deliver.delay(rows[0].pk)
+                wait_for(lambda: len(server.hung) == 1, "the first batch to hang", timeout=60)
+                tasks.deliver.delay(rows[-1].pk)
+                wait_for(lambda: len(server.hung) == 2, "the second batch to hang")
+            kill(process)  # SIGKILL, worker and pool, mid-batch
+        finally:
+            stop(process)
+        status = dict(Message.objects.values_list("pk", "status"))
+        on_the_wire = {ids[m] for m in message_ids(server.hung)}
+        # In doubt: exactly the row on the wire of each of the two connections.
+        assert {pk for pk, s in status.items() if s == "sending"} == on_the_wire
+        assert server.sessions == 2 and len(on_the_wire) == 2
+        assert {pk for pk, s in status.items() if s == "sent"} == {
+            ids[m] for m in message_ids(server.received)
+        }
+        assert len(server.received) == 9
+        # The other 49 were claimed, never handed over.
+        assert Counter(status.values()) == {"sent": 9, "sending": 2, "claimed": 49}
+
+        # A later sweep, once the dead worker's claims have run out, hands them to a new
+        # worker, which sends each once.
+        server.hang_after = None
+        settings.EMAIL_BACKEND = smtp["EMAIL_BACKEND"]
+        settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
+        settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
+        settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
+        later = timezone.now() + outbox.CLAIM_LEASE
+        with celery_worker():
+            swept = tasks.sweep_outbox(later.isoformat())
+            assert swept["due"] == 49
+            wait_for(
+                lambda: Message.objects.filter(status="sent").count() == 58,
+                "the 49 rows never handed over to be sent",
+                timeout=60,
+            )
+    sent = message_ids(server.received)
+    assert len(sent) == len(set(sent)) == 58  # each once
+    assert set(sent) == set(ids) - set(message_ids(server.hung))
+    # The two on the wire are the operator's, told once, with their Message-IDs.
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    much_later = (timezone.now() + outbox.STUCK_AFTER).isoformat()
+    assert tasks.sweep_outbox(much_later)["stuck"] == 2
+    [told] = [m for m in mail.outbox if m.to == ["ops@example.org"]]
+    assert all(m in told.body for m in message_ids(server.hung))
+
+
+# Issue 33: a database restart mid-batch loses no answer and strands nothing. The database
+# is a copy of the test's on a PostgreSQL cluster of the test's own, really stopped (every
+# connection cut, new ones refused) and started again; the shared server is never touched.
+
+
+@pytest.fixture
+def own_postgres():
+    """The test's database, copied to a cluster of its own that the test may stop."""
+    with postgres_cluster() as cluster:
+        cluster.copy_database(connection.settings_dict, "railmail_outage")
+        # Every connection made from here on (the worker's too) goes to the copy.
+        moved = {"HOST": "127.0.0.1", "PORT": cluster.port, "NAME": "railmail_outage"}
+        saved = {key: connection.settings_dict[key] for key in moved}
+        connection.close()
+        connection.settings_dict.update(moved)
+        try:
+            yield cluster
+        finally:
+            connection.close()
+            connection.settings_dict.update(saved)
+
+
+def smtp_to(port: int) -> dict[str, str]:
+    return {
+        "EMAIL_BACKEND": "notifications.smtp.EmailBackend",
+        "EMAIL_HOST": "127.0.0.1",
+        "EMAIL_PORT": str(port),
+        "EMAIL_TIMEOUT": "60",
+    }
+
+
+@pytest.mark.skipif(postgres_binaries() is None, reason="needs PostgreSQL's programs")
+def test_a_database_restart_mid_batch_loses_no_answer_and_strands_nothing(
+    tmp_path: Path, settings, own_postgres
+):
+    queue = f"railmail-test-{uuid.uuid4().hex}"
+    rows = MessageFactory.create_batch(20)
+    ids = {compose.message_id(row): row.pk for row in rows}
+    with smtp_server() as (port, server):
+        server.hang_after = 4  # the fifth email is on the wire when the database stops
+        process = start_prefork_worker(tmp_path, queue, "", **smtp_to(port))
+        try:
+            with publishing_to(queue):
+                tasks.deliver.delay(rows[0].pk)
+            wait_for(lambda: len(server.hung) == 1, "the fifth email on the wire", timeout=60)
+            own_postgres.stop()
+            server.hang_after = None  # the server takes it while the database is away
+            wait_for(lambda: len(server.received) == 5, "the server's answer")
+            time.sleep(3)  # the worker holds the answer meanwhile
+            own_postgres.start()
+            connection.close()
+            wait_for(
+                lambda: not Message.objects.filter(status__in=["claimed", "sending"]).exists(),
+                "the worker to write its answers and release the rest",
+                timeout=60,
+            )
+            assert process.poll() is None  # it lives on
+        finally:
+            stop(process)
+        assert "database away while" in (tmp_path / "worker.log").read_text()
+        # Nothing in doubt: the answer given while the database was away was written
+        # once it was back; the 15 never handed over are pending again, unattempted.
+        status = dict(Message.objects.values_list("pk", "status"))
+        assert Counter(status.values()) == {"sent": 5, "pending": 15}
+        assert {pk for pk, s in status.items() if s == "sent"} == {
+            ids[m] for m in message_ids(server.received)
+        }
+        assert set(Message.objects.filter(status="pending").values_list("attempts", flat=True)) == {
+            0
+        }
+
+        # The next sweep sends them, each once.
+        settings.EMAIL_BACKEND = "notifications.smtp.EmailBackend"
+        settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
+        settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
+        settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
+        with celery_worker():
+            assert tasks.sweep_outbox()["due"] == 15
+            wait_for(lambda: Message.objects.filter(status="sent").count() == 20, "the other 15")
+    sent = message_ids(server.received)
+    assert len(sent) == len(set(sent)) == 20 and set(sent) == set(ids)
