@@ -9,6 +9,7 @@ from django.utils.translation import gettext
 from games import links
 from games.links import seat_for_token, seat_path, seat_url
 from games.models import Game
+from games.words import bot_levels
 from notifications.models import Message
 from tests.conftest import delivered, sent
 from tests.factories import UserFactory
@@ -271,3 +272,28 @@ def test_a_new_game_is_in_the_language_its_creator_chose_invitations_included(
     with translation.override("de"):
         assert gettext("You're invited") in invitation.subject
     assert invitation.extra_headers["Content-Language"] == "de"
+
+
+def test_the_levels_are_named_in_words_on_the_form_and_the_board(client, creator):
+    form = client.get(reverse("games:new")).content.decode()
+    for value, label in (("easy", "Easy"), ("greedy", "Normal"), ("strong", "Strong")):
+        assert f'<option value="{value}">{label}</option>' in form
+    german = client.get(reverse("games:new"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert '<option value="easy">Leicht</option>' in german
+    data = new_game_data(start_when="now")
+    data |= {
+        "players-0-name": "",
+        "players-0-email": "",
+        "players-0-bot": "easy",
+        "players-1-bot": "strong",
+        "players-2-bot": "",
+    }
+    client.post(reverse("games:new"), data)
+    me = Game.objects.get().seats.get(position=0)
+    board = client.get(seat_path(me)).content.decode()
+    assert "(easy bot)" in board and "(strong bot)" in board
+    with translation.override("de"):
+        assert bot_levels.seat_words("easy") == "Bot, leicht"
+        # A seat on autopilot (no level of its own) is played by the strong bot.
+        assert bot_levels.seat_words("") == "Bot, stark"
+        assert bot_levels.label("greedy") == "Normal"
