@@ -142,6 +142,12 @@ class Command(BaseCommand):
             ),
         )
         parser.add_argument(
+            "--published-games",
+            type=int,
+            default=None,
+            help="with --suite: games against each published line-up (default: --games)",
+        )
+        parser.add_argument(
             "--times",
             action="store_true",
             help="also print each bot's slowest move (wall time: differs from run to run)",
@@ -164,6 +170,7 @@ class Command(BaseCommand):
         exclusive_tracks,
         strict,
         suite,
+        published_games,
         workers,
         times,
         **options,
@@ -179,7 +186,7 @@ class Command(BaseCommand):
         except ValueError as error:
             raise CommandError(str(error)) from None
         if suite:
-            self._suite(games, seats, seed, strict, workers)
+            self._suite(games, published_games or games, seats, seed, strict, workers)
             return
         lineup = parse_lineup(bots, seats, seatable())
         game_options = rules.Options(
@@ -213,10 +220,11 @@ class Command(BaseCommand):
                 tally.losses.extend(losses)
                 tally.slowest = max(tally.slowest, slowest)
 
-    def _suite(self, games, players, seed, strict, workers) -> None:
+    def _suite(self, games, published_games, players, seed, strict, workers) -> None:
         write = self.stdout.write
         write(
-            f"The strong bot against {players - 1} of each, {games} games each, seed {seed}; "
+            f"The strong bot against {players - 1} of each, {games} games each "
+            f"({published_games} against the published strategies), seed {seed}; "
             f"seats rotated, a shared win counts 1/k; fair share {1 / players:.1%}."
         )
         write(
@@ -227,8 +235,9 @@ class Command(BaseCommand):
             options = rules.Options(exclusive_tracks=coloured, cities_must_join_start=strict)
             for opponent in SUITE_OPPONENTS:
                 lineup = ["strong", *[opponent] * (players - 1)]
+                count = games if opponent in BOTS else published_games
                 began = time.monotonic()
-                tallies = self._play(board, lineup, options, games, seed, workers)
+                tallies = self._play(board, lineup, options, count, seed, workers)
                 ours, theirs = tallies["strong"], tallies[opponent]
                 low, high = wilson(ours.wins, ours.games)
                 write(

@@ -7,6 +7,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games.bots import BOTS, greedy_move
+from games.management.commands import tournament as command
 from games.management.commands.tournament import mean_interval, play_game, wilson
 from games.rules import Options
 
@@ -99,3 +100,21 @@ def test_line_ups_may_seat_the_published_strategies_and_show_their_slowest_move(
     assert table["central"][-1].endswith("s")  # the slowest move, in seconds
     assert "slowest" in output
     assert "slowest" not in tournament("--games", "2", "--players", "2", "--bots", "central,greedy")
+
+
+def test_the_suite_prints_a_row_per_setting_and_line_up(monkeypatch):
+    """The suite's rows, on one setting and two line-ups (the greedy bot standing in for
+    the strong one: the table, not the bot, is under test)."""
+    monkeypatch.setattr(command, "SUITE_SETTINGS", (("transeuropa", 0), ("transeuropa", 3)))
+    monkeypatch.setattr(command, "SUITE_OPPONENTS", ("greedy", "central"))
+    monkeypatch.setitem(BOTS, "strong", greedy_move)
+    output = tournament("--suite", "--games", "4", "--published-games", "2", "--players", "2")
+    lines = output.splitlines()
+    assert "4 games each (2 against the published strategies)" in lines[0]
+    body = [line.split() for line in lines[2:]]
+    assert [(row[0], row[1], row[2], row[3]) for row in body] == [
+        ("transeuropa", "0", "greedy", "4"),
+        ("transeuropa", "0", "central", "2"),
+        ("transeuropa", "3", "greedy", "4"),
+        ("transeuropa", "3", "central", "2"),
+    ]
