@@ -5,6 +5,12 @@
 Goal: one move of any bot under 2 s (CPython, this machine). Moves are timed in whole games
 between the bots, on both boards, 2 to 6 players, with and without the variants (3 coloured
 tracks; the stricter reading), so early, middle and late positions are all in the figures.
+The row "ideas" is what a your-turn email's three suggestions cost (the strong bot's
+``strong_suggestions``, timed at each of its turns): computed once per email, and again
+when a reply or a suggestion's link picks one.
+
+Win rates are not measured here: ``manage.py tournament`` plays them (see
+benchmarks/README.md).
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games import rules  # noqa: E402
-from games.bots import BOTS, simulate  # noqa: E402
+from games.bots import BOTS, simulate, strong_suggestions  # noqa: E402
 
 GOAL_SECONDS = 2.0
 VARIANTS = {
@@ -30,7 +36,7 @@ VARIANTS = {
 
 def timed_games(board: str, players: int, options: rules.Options, games: int) -> dict:
     """Seconds per move for each bot, over ``games`` games where the bots alternate seats."""
-    times: dict[str, list[float]] = {name: [] for name in BOTS}
+    times: dict[str, list[float]] = {name: [] for name in [*BOTS, "ideas"]}
 
     def timing(name):
         bot = BOTS[name]
@@ -39,6 +45,10 @@ def timed_games(board: str, players: int, options: rules.Options, games: int) ->
             start = time.perf_counter()
             move = bot(state, seat)
             times[name].append(time.perf_counter() - start)
+            if name == "strong":
+                start = time.perf_counter()
+                strong_suggestions(state, seat)
+                times["ideas"].append(time.perf_counter() - start)
             return move
 
         return play

@@ -18,9 +18,9 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.forms import TimeZoneField
 from games import rules
-from games.bots import BOTS
 from games.models import Game
 from games.services import GameSettings, SeatSpec, talk
+from games.words import bot_levels
 from games.words.places import line_label, point_name
 from helpers.text import refuse_control_characters
 
@@ -237,18 +237,6 @@ TIME_PER_MOVE_CHOICES = [
     ("168", _("1 week")),
 ]
 
-# What each bot (games.bots.BOTS) is called in the list of bots a seat can be given, and
-# the name its seat gets when none is given. An unknown level falls back to its own name.
-BOT_LEVEL_LABELS = {
-    "greedy": pgettext_lazy("bot level", "Greedy"),
-    "strong": pgettext_lazy("bot level", "Strong"),
-}
-BOT_NAMES = {
-    "greedy": _("Greedy bot"),
-    "strong": _("Strong bot"),
-}
-
-
 # The reminders a new game may have: how long before the deadline, in hours.
 REMINDER_CHOICES = [
     ("1", _("1 hour")),
@@ -258,23 +246,6 @@ REMINDER_CHOICES = [
     ("24", _("1 day")),
     ("48", _("2 days")),
 ]
-
-
-def bot_levels() -> list[tuple[str, str]]:
-    """The bots a seat can be given."""
-    return [(name, BOT_LEVEL_LABELS.get(name, name.capitalize())) for name in BOTS]
-
-
-def bot_level_label(level: str) -> str:
-    """What a bot's level is called in the active language: "Greedy" ("Gierig")."""
-    return str(BOT_LEVEL_LABELS.get(level or "greedy", (level or "greedy").capitalize()))
-
-
-def bot_name(level: str) -> str:
-    """The name a bot seat gets when the creator gives none: "Strong bot"."""
-    if level in BOT_NAMES:
-        return str(BOT_NAMES[level])
-    return gettext("%(level)s bot") % {"level": level.capitalize()}
 
 
 class NewGameForm(forms.Form):
@@ -422,7 +393,7 @@ class PlayerForm(forms.Form):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["bot"].choices = [("", gettext("No, a person"))] + bot_levels()
+        self.fields["bot"].choices = [("", gettext("No, a person"))] + bot_levels.choices()
 
     def clean(self):
         data = super().clean()
@@ -430,7 +401,7 @@ class PlayerForm(forms.Form):
             return data
         if data.get("bot"):
             if not data.get("name"):
-                data["name"] = bot_name(data["bot"])
+                data["name"] = bot_levels.bot_name(data["bot"])
             data["email"] = ""
         elif not data.get("email"):
             raise ValidationError(

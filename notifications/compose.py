@@ -365,6 +365,8 @@ def _your_turn(message: Message):
     snapshot = snapshots.at(game, version, message.facts.get("digest", ""))
     state, position = snapshot.state, seat.position
     names = game.seat_names()
+    # The strong bot's ideas: the costliest part of the email, worked out once.
+    offered = suggestions.suggestions(state, position, names)
     return (
         _subject(game, gettext("Your turn")),
         "your_turn",
@@ -381,8 +383,11 @@ def _your_turn(message: Message):
             "zone": _zone(seat, game),
             "joined_with": _joined_with(state, position, names),
             "seat_url": links.seat_url(seat),
-            "suggestions": _offers(seat, state, version),
-            "reply_hint": _hint(state, position) if settings.RAILMAIL_INBOUND_DOMAIN else "",
+            "suggestions": _offers(seat, version, offered),
+            "still_to_join": suggestions.missing_cities(state, position),
+            "reply_hint": (
+                _hint(state, position, offered) if settings.RAILMAIL_INBOUND_DOMAIN else ""
+            ),
             "plan_offers": plan_mail.offers(seat, state),
             "plan_played": plan_mail.played_since(seat, version),
             "plan_stopped": (
@@ -575,15 +580,15 @@ def _digest(message: Message):
     )
 
 
-def _offers(seat, state, version: int) -> list[dict]:
-    """The suggestions for ``seat`` at ``version`` (``state``): number, words, link."""
+def _offers(seat, version: int, offered) -> list[dict]:
+    """The suggestions ``offered`` to ``seat`` at ``version``: number, words, link."""
     return [
         {
             "number": offer.number,
             "words": offer.words,
             "url": links.suggestion_url(seat, version, offer.number),
         }
-        for offer in suggestions.suggestions(state, seat.position)
+        for offer in offered
     ]
 
 
@@ -593,6 +598,7 @@ def _reply_answer(message: Message):
     position = seat.position
     yours = state is not None and state.seat_to_move == position and not state.is_over
     to_move = state.seat_to_move if state is not None else None
+    offered = suggestions.suggestions(state, position, game.seat_names()) if yours else []
     if message.facts["code"] == "done-consent":  # a command by reply, done
         return (
             _subject(game, gettext("Done")),
@@ -616,8 +622,8 @@ def _reply_answer(message: Message):
             "to_move": game.seat_names()[to_move] if to_move is not None else "",
             "over": state is not None and state.is_over,
             "seat_url": links.seat_url(seat),
-            "suggestions": _offers(seat, state, game.version) if yours else [],
-            "hint": _hint(state, position if yours else None),
+            "suggestions": _offers(seat, game.version, offered),
+            "hint": _hint(state, position if yours else None, offered),
         },
     )
 
@@ -673,12 +679,14 @@ def _channel_off(message: Message):
     return subject, "channel_off", {"where": channels.masked(channel.url)}
 
 
-def _hint(state, position: int | None = None) -> str:
-    """How to play by reply, with a move legal for the reader at ``position`` (their first
-    suggestion) as the example, else a line of the game's board."""
+def _hint(state, position: int | None = None, offered=None) -> str:
+    """How to play by reply, with a move legal for the reader at ``position`` (the first
+    of the suggestions ``offered`` to them, else worked out here) as the example, else a
+    line of the game's board."""
     example = ""
     if position is not None and state.seat_to_move == position and not state.is_over:
-        offered = suggestions.suggestions(state, position)
+        if offered is None:
+            offered = suggestions.suggestions(state, position)
         if offered:
             example = reply_grammar.move_text(offered[0].move, state.board)
     return reply_grammar.hint(example or places.example_line(state.board))

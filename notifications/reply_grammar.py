@@ -234,7 +234,37 @@ def _patterns_for(languages: tuple[str, ...]) -> tuple[re.Pattern, ...]:
                     ngettext("%(lines)s, 1 track", "%(lines)s, %(count)s tracks", count)
                 )
         found.extend(_template_pattern(template) for template in templates)
+        with translation.override(language):
+            found.extend(_described_patterns())
     return tuple(found)
+
+
+def _described_patterns() -> list[re.Pattern]:
+    """Patterns of the suggestions as games.words.suggestions says them, in the active
+    language: the lines, a comma and what the move does ("joins Denver", "two tracks
+    toward Chicago, ..."); a start marker, a colon and how far the cities are. Only a
+    description's own opening words end the move: a comma between two lines does not."""
+    heads = {
+        re.split(r"%\(|:", template)[0].strip()
+        for template in (
+            gettext("joins %(cities)s"),
+            gettext("a double line toward %(city)s: the whole turn"),
+            gettext("a double line: the whole turn"),
+            gettext("one track toward %(city)s"),
+            gettext("one track"),
+            gettext("two tracks toward %(city)s"),
+            gettext("two tracks"),
+        )
+    }
+    opening = "|".join(re.escape(head) for head in sorted(heads, key=len, reverse=True) if head)
+    patterns = [re.compile(rf"^(?P<move>.+?)\s*,\s*(?:{opening})\b.*$", re.IGNORECASE)]
+    for where in (gettext("Start marker in %(city)s"), gettext("Start marker at %(point)s")):
+        gap = re.escape(where)
+        for name in ("city", "point"):
+            gap = gap.replace(re.escape(f"%({name})s"), "(?P<move>.+?)")
+        gap = gap.replace(r"\ ", r"\s*")
+        patterns.append(re.compile(rf"^{gap}\s*:\s.*$", re.IGNORECASE))
+    return patterns
 
 
 def bare_move(text: str) -> str:

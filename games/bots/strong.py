@@ -1,13 +1,18 @@
-"""The strong bot: exact scoring, every turn, and a look at what the others will do.
+"""The strong bot: exact scoring, and every choice played out to the round's end.
 
-It places its start marker where its five cities are cheapest to join (on a city of its
-hand or on a Steiner point), and builds the line or pair of lines that lowers its own
-missing cost the most, computed exactly (see ``scoring.SteinerTables``). Most turns many
-moves lower it equally. It then looks ahead: track is shared, so what matters is what the
-others build next. Each of the best moves is played out against the others' next turns,
-for several guesses at their cities read from their track (``reading``, ``lookahead``),
-and the move that leaves the seat least to build wins; moves that tie go to the one that
-helps the others least.
+A round is scored when the first player joins their cities, so the bot judges a move by
+where it leaves everyone then. It guesses the others' cities from their start markers and
+track (``reading``), and for each guess plays the round out with everybody heading for
+their nearest city (``rollout``): the move whose rounds leave the seat the least to
+build, less half of what the others then miss, wins.
+
+- The start marker: the ``STARTS`` free points where its five cities are cheapest to join
+  are each played out (the others still to place start where players usually do), over
+  ``START_TABLES`` guesses.
+- Each turn: the lines or pairs of lines that lower its own missing cost the most,
+  computed exactly (``scoring.SteinerTables``), are the candidates; most turns many tie.
+  The ``CANDIDATES`` of them that help the others least are played out over ``TABLES``
+  guesses.
 
 "Help" is measured on public facts only: for each opponent, how much the move shortens
 the way from that opponent's network (start marker and the track joined to it) to the
@@ -16,30 +21,35 @@ exclusive-track variant it builds a line in its colour when that line would othe
 the others markedly, which both denies it to them and bars their way.
 
 The bot reads the board, the built track, the start markers and its own hand, never another
-seat's hand: ``strong_move`` blanks them out before it looks (see ``own_view``).
+seat's hand: ``strong_move`` blanks them out before it looks (see ``own_view``). Its
+guesses are drawn from a generator seeded with the round, the seat and the track or start
+markers: public facts, so the same position gets the same move.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from games import rules
 
-from .lookahead import missing_after_replies
+from . import rollout
+from .ideas import Idea, describe
 from .reading import sample_tables
 
-# At most this many of the best plans are played out against the others' answers, each
-# against this many guesses at their cities: enough to tell moves apart, and a move stays
-# well under a second.
+# At most this many of the best plans are played out, each against this many guesses at
+# the others' cities; and this many starts, against this many guesses: enough to tell
+# them apart, and a move stays under a second here.
 CANDIDATES = 8
-TABLES = 8
-# How far (in track points) an opponent's start marker must be before the bot stops
-# caring: beyond this, a start is as good as any other.
-FAR_ENOUGH = 8
+TABLES = 6
+STARTS = 6
+START_TABLES = 6
 # How much public help (summed shortened distance to possible cities, over opponents) a
 # line must give before the bot spends a coloured track on it.
 COLOUR_WHEN_HELP_AT_LEAST = 3
+# Suggestions: at most this many of the three head for the same city.
+SAME_CITY_AT_MOST = 2
 
 
 def own_view(state: rules.GameState, seat: int) -> rules.GameState:
@@ -49,78 +59,82 @@ def own_view(state: rules.GameState, seat: int) -> rules.GameState:
     return view
 
 
-def strong_move(state: rules.GameState, seat: int) -> rules.Move:
-    """The strong bot's move for ``seat``, which must be the seat to move."""
+def strong_move(
+    state: rules.GameState,
+    seat: int,
+    *,
+    starts: int = STARTS,
+    candidates: int = CANDIDATES,
+    tables: int = TABLES,
+) -> rules.Move:
+    """The strong bot's move for ``seat``, which must be the seat to move (the keywords
+    set how far it looks, for trials: the defaults are the bot)."""
     view = own_view(state, seat)
     if view.phase == rules.PLACING:
-        return rules.PlaceStart(view.board.points[choose_start(view, seat)])
-    return choose_build(view, seat)
-
-
-def strong_suggestions(state: rules.GameState, seat: int, count: int = 3) -> list[rules.Move]:
-    """Up to ``count`` good moves for ``seat``, the strong bot's own choice first: what a
-    player may be offered to play with one tap. Deterministic for a position."""
-    view = own_view(state, seat)
-    if view.phase == rules.PLACING:
-        points = ranked_starts(view, seat)[:count]
-        return [rules.PlaceStart(view.board.points[point]) for point in points]
+        point = starts_played_out(view, seat, starts)[0]
+        return rules.PlaceStart(view.board.points[point])
     plans = candidate_plans(view, seat)
     if not plans:
-        return [rules.Pass()]
+        return rules.Pass()
     helper = Help(view, seat)
-    chosen = _choose_among(view, seat, plans, helper)
-    moves = [chosen]
-    # Ranked by (missing, own, help, length, lines). Help is dear to work out, so the plans
-    # are grouped by cost first and only the groups reached are weighed: the same order.
-    groups: dict[tuple[int, int], list[Plan]] = {}
-    for plan in plans:
-        groups.setdefault((plan.missing, plan.own), []).append(plan)
-    for costs in sorted(groups):
-        if len(moves) == count:
+    best = next(ranked_plans(view, seat, plans, helper, candidates, tables))
+    return _as_move(view, seat, best.lines, helper)
+
+
+def starts_played_out(state: rules.GameState, seat: int, count: int = STARTS) -> list[int]:
+    """The ``count`` cheapest starts (``ranked_starts``), best first once each is played
+    out over ``START_TABLES`` guesses at the others' cities."""
+    points = ranked_starts(state, seat)[:count]
+    if len(points) < 2:
+        return points
+    rng = random.Random(repr((state.round, seat, tuple(state.starts))))
+    guesses = sample_tables(state, seat, rng, START_TABLES)
+    worth = {p: rollout.start_worth(state, seat, p, guesses) for p in points}
+    return sorted(points, key=worth.__getitem__)  # stable: ties stay cheapest first
+
+
+def strong_suggestions(state: rules.GameState, seat: int, count: int = 3) -> list[Idea]:
+    """Up to ``count`` of the strong bot's best different ideas for ``seat``, its own
+    choice first: what a player may be offered to play with one tap. No two share a line,
+    and at most two head for the same city. Deterministic for a position."""
+    view = own_view(state, seat)
+    if view.phase == rules.PLACING:
+        board = view.board
+        cities = [board.city_point(name) for name in view.hands[seat]]
+        tables = rules.SteinerTables(rules.scoring_graph(view, seat), cities)
+        return [
+            Idea(rules.PlaceStart(board.points[point]), left=tables.cost_with_point(point))
+            for point in starts_played_out(view, seat)[:count]
+        ]
+    plans = candidate_plans(view, seat)
+    if not plans:
+        return [Idea(rules.Pass())]
+    helper = Help(view, seat)
+    picked: list[Idea] = []
+    used: set[int] = set()
+    now = Costs(view, seat)
+    for plan in ranked_plans(view, seat, plans, helper):
+        if used & set(plan.lines):
+            continue
+        if picked and (plan.missing, plan.own) >= (now.missing, now.own):
+            break  # an idea that brings nothing closer is no idea (the rest bring none)
+        idea = describe(view, seat, plan.lines, _as_move(view, seat, plan.lines, helper))
+        city = idea.heads_for
+        if city and sum(other.heads_for == city for other in picked) >= SAME_CITY_AT_MOST:
+            continue
+        picked.append(idea)
+        used |= set(plan.lines)
+        if len(picked) == count:
             break
-        group = sorted(
-            groups[costs], key=lambda plan: (helper.of(plan.lines), len(plan.lines), plan.lines)
-        )
-        for plan in group:
-            if len(moves) == count:
-                break
-            move = _as_move(view, seat, plan.lines, helper)
-            if frozenset(move.lines) not in [frozenset(m.lines) for m in moves]:
-                moves.append(move)  # the same lines in another order are the same turn
-    return moves
+    return picked
 
 
 # --- the start marker -------------------------------------------------------------
 
 
-def choose_start(state: rules.GameState, seat: int) -> int:
-    """The free point where ``seat``'s cities are cheapest to join to it.
-
-    Ties (under the usual reading, every point of a cheapest tree costs the same) go to
-    the point farthest from the others' start markers, then to a city of the hand.
-    """
-    board = state.board
-    graph = rules.scoring_graph(state, seat)
-    cities = [board.city_point(name) for name in state.hands[seat]]
-    tables = rules.SteinerTables(graph, cities)
-    taken = {p for p in state.starts if p is not None}
-    others = rules.distances(graph, taken) if taken else [FAR_ENOUGH] * len(board.points)
-    own = set(cities)
-
-    def key(point: int) -> tuple:
-        return (
-            tables.cost_with_point(point),
-            -min(others[point], FAR_ENOUGH),
-            point not in own,
-            point,
-        )
-
-    return min((p for p in range(len(board.points)) if p not in taken), key=key)
-
-
 def ranked_starts(state: rules.GameState, seat: int) -> list[int]:
-    """The free points, best start first (the order ``choose_start`` picks from): the
-    cheapest to join the seat's cities, each a city of the hand where it can be."""
+    """The free points, cheapest to join the seat's cities first, each a city of the hand
+    where it can be."""
     board = state.board
     graph = rules.scoring_graph(state, seat)
     cities = [board.city_point(name) for name in state.hands[seat]]
@@ -143,36 +157,37 @@ class Plan:
     own: int  # the same, with its start marker as one more terminal (what it must build)
 
 
-def choose_build(state: rules.GameState, seat: int) -> rules.Move:
-    """The turn that leaves ``seat`` the least to build once the others have answered it.
-
-    The plans that lower the missing cost most are the candidates; each is played out
-    against guesses at the others' cities (see ``lookahead``), and ties go to the plan that
-    helps the others least. A plan that joins the seat's cities ends the round: it is
-    taken at once.
-    """
-    plans = candidate_plans(state, seat)
-    if not plans:
-        return rules.Pass()
-    return _choose_among(state, seat, plans, Help(state, seat))
-
-
-def _choose_among(state: rules.GameState, seat: int, plans: list[Plan], helper: Help) -> rules.Move:
-    """``choose_build`` on plans and help already worked out (``strong_suggestions`` needs
-    them too: worked out once)."""
-    candidates = best_plans(plans, helper, CANDIDATES)
-    best = candidates[0]
-    if best.missing > 0 and len(candidates) > 1:
+def ranked_plans(
+    state: rules.GameState,
+    seat: int,
+    plans: list[Plan],
+    helper: Help,
+    candidates: int = CANDIDATES,
+    tables: int = TABLES,
+) -> Iterator[Plan]:
+    """``plans``, best first: the candidates (those that lower the missing cost most,
+    helping the others least) in the bot's judgement, then the others by the cost they
+    leave and the help they give (worked out only as far as they are read)."""
+    chosen = best_plans(plans, helper, candidates)
+    best = chosen[0]
+    if best.missing > 0 and len(chosen) > 1:
         rng = random.Random(repr((state.round, seat, tuple(state.built))))
-        tables = sample_tables(state, seat, rng, TABLES)
+        guesses = sample_tables(state, seat, rng, tables)
         # The same lines in another order leave the same track, and the others answer the
         # same way to much the same track: ``known`` has each played out once.
         known: dict = {}
-        best = min(
-            candidates,
-            key=lambda plan: missing_after_replies(state, seat, plan.lines, tables, known),
+        scores = {p: rollout.worth(state, seat, p.lines, guesses, known) for p in chosen}
+        chosen = sorted(chosen, key=scores.__getitem__)  # stable: ties keep their order
+    yield from chosen
+    seen = set(chosen)
+    groups: dict[tuple[int, int], list[Plan]] = {}
+    for plan in plans:
+        if plan not in seen:
+            groups.setdefault((plan.missing, plan.own), []).append(plan)
+    for costs in sorted(groups):
+        yield from sorted(
+            groups[costs], key=lambda plan: (helper.of(plan.lines), len(plan.lines), plan.lines)
         )
-    return _as_move(state, seat, best.lines, helper)
 
 
 def best_plans(plans: list[Plan], helper: Help, count: int) -> list[Plan]:

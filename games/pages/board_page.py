@@ -23,6 +23,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext, pgettext
 
 from games import rules
+from games.bots import COVER_BOT
 from games.derived import snapshots
 from games.forms import MoveForm
 from games.models import Game, Seat
@@ -37,7 +38,7 @@ from games.pages.drawing import (
     static_layer,
 )
 from games.pages.table_read import SeatRow
-from games.words import narration, places, time_zones
+from games.words import bot_levels, narration, places, time_zones
 from games.words.city_names import city_name, city_names
 
 
@@ -95,6 +96,9 @@ def seat_page(
             "colour": seat_colour(s.position),
             "score": state.scores[s.position] if state.scores else None,
             "is_bot": s.is_bot or s.autopilot,
+            # The level in words ("strong bot"); a seat on autopilot has the default bot.
+            # A person's seat left to a bot (autopilot) is played by the cover bot.
+            "bot_words": bot_levels.seat_words(s.bot_level if s.is_bot else COVER_BOT),
             "joined": s.joined,
             "to_move": state.seat_to_move == s.position,
             "is_viewer": s.position == viewer,

@@ -36,6 +36,7 @@ class SeatRow:
     is_bot: bool
     autopilot: bool
     joined: bool
+    bot_level: str = ""
 
 
 def _fields(model: type[Model]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -70,18 +71,25 @@ class TableRead:
         also_at = user_at + len(user_names)
         self.parts = (slice(0, game_at), slice(game_at, user_at), slice(user_at, also_at))
         self.also_at = also_at
-        shown = ("position", "name", "is_bot", "autopilot", "joined_at")
+        shown = ("position", "name", "is_bot", "autopilot", "joined_at", "bot_level")
         self.row_fields = tuple(seat_names.index(name) for name in shown)
 
     def __call__(self, game_id: int, position: int) -> Seat | None:
         """Seat ``position`` of game ``game_id``, with its game, account and table; None
         when there is no such seat."""
         found, table = None, []
-        at, name, is_bot, autopilot, joined_at = self.row_fields
+        at, name, is_bot, autopilot, joined_at, level = self.row_fields
         rows = self.query.rows(game=game_id)
         for row in rows:
             table.append(
-                SeatRow(row[at], row[name], row[is_bot], row[autopilot], row[joined_at] is not None)
+                SeatRow(
+                    row[at],
+                    row[name],
+                    row[is_bot],
+                    row[autopilot],
+                    row[joined_at] is not None,
+                    row[level],
+                )
             )
             if row[at] == position:
                 found = row

@@ -13,7 +13,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from games import services
-from games.forms import NewGameForm, PlayerFormSet, ReplacePlayerForm, bot_level_label
+from games.forms import NewGameForm, PlayerFormSet, ReplacePlayerForm
 from games.links import seat_path
 from games.models import Game, Seat
 from games.services.invitations import have_played_together
@@ -90,7 +90,7 @@ def _own_game(request: HttpRequest, game_id: int) -> Game:
 def manage(request: HttpRequest, game_id: int) -> HttpResponse:
     """The creator's page: who has joined, reminders, replacements, starting now."""
     game = _own_game(request, game_id)
-    seats = _with_bot_labels(game.seats.select_related("user"))
+    seats = list(game.seats.select_related("user"))
     own = next((s for s in seats if s.user_id == request.user.pk), None)
     context = {
         "game": game,
@@ -99,15 +99,6 @@ def manage(request: HttpRequest, game_id: int) -> HttpResponse:
         "blank_form": ReplacePlayerForm(),
     }
     return render(request, "games/manage.html", context)
-
-
-def _with_bot_labels(seats) -> list[Seat]:
-    """The seats, each bot's with ``bot_label``: what its level is called in the reader's
-    language ("Gierig"), not its name in the code ("greedy")."""
-    seats = list(seats)
-    for seat in seats:
-        seat.bot_label = bot_level_label(seat.bot_level) if seat.is_bot else ""
-    return seats
 
 
 def _invited_seat(request: HttpRequest, game_id: int, position: int) -> Seat:
@@ -149,7 +140,7 @@ def replace(request: HttpRequest, game_id: int, position: int) -> HttpResponse:
         status = 429
     if not form.is_valid():
         game = seat.game
-        seats = _with_bot_labels(game.seats.all())
+        seats = list(game.seats.all())
         context = {
             "game": game,
             "seats": seats,

@@ -29,7 +29,7 @@ def play(request: HttpRequest, seat: Seat, version: int, number: int) -> HttpRes
     if not 0 < version <= game.version:
         raise Http404("No such version of this game.")
     emailed = snapshots.at(game, version).state
-    offered = suggestions.suggestions(emailed, seat.position)
+    offered = suggestions.suggestions(emailed, seat.position, game.seat_names())
     if not 1 <= number <= len(offered):
         raise Http404("No such suggestion.")
     suggestion = offered[number - 1]

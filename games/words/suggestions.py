@@ -1,5 +1,11 @@
-"""Moves offered to a player to play with one tap or one reply: the strong bot's ideas
-for their seat, numbered and said in words.
+"""Moves offered to a player to play with one tap or one reply: the strong bot's three best
+different ideas for their seat, numbered and said in words.
+
+Each is said as the lines it builds (as the board page names them, joined by "and", so
+that "move:" and the same words play it by reply), then what it does: "joins Denver";
+"two tracks toward Chicago, on Bruno's line"; "a double line toward Omaha: the whole
+turn", and how far the city it heads for is left then, in tracks and turns. "Toward" is
+literal: the move shortens the way to that city by all it builds (``games.bots.ideas``).
 
 They are computed from the position alone (the bot sees only the seat's own cities), so
 the suggestions of a position are the same whenever they are asked for: the email that
@@ -8,12 +14,14 @@ offered them and the reply that picks one agree without storing anything.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.utils.translation import gettext, ngettext
 
 from games import rules
 from games.bots import strong_suggestions
+from games.bots.ideas import Idea
 from games.words import narration, places
 from games.words.city_names import city_name
 from helpers.text import and_list
@@ -28,66 +36,120 @@ class Suggestion:
     words: str
 
 
-def suggestions(state: rules.GameState, position: int) -> list[Suggestion]:
-    """Up to three moves for ``position`` (which must be to move), best first."""
+def suggestions(
+    state: rules.GameState, position: int, names: Sequence[str] | None = None
+) -> list[Suggestion]:
+    """Up to three moves for ``position`` (which must be to move), best first. ``names``:
+    the seats' names, to say whose track a move builds on."""
     if state.seat_to_move != position or state.phase not in (rules.PLACING, rules.BUILDING):
         return []
-    moves = strong_suggestions(state, position, COUNT)
+    ideas = strong_suggestions(state, position, COUNT)
     return [
-        Suggestion(number, move, move_words(state, position, move))
-        for number, move in enumerate(moves, 1)
+        Suggestion(number, idea.move, idea_words(state, idea, names))
+        for number, idea in enumerate(ideas, 1)
     ]
 
 
-def move_words(state: rules.GameState, position: int, move: rules.Move) -> str:
-    """A move in words: "Denver to 1 east of Denver, 1 track, towards Omaha"."""
+def turns(tracks: int) -> int:
+    """Turns to build ``tracks`` track points, two a turn."""
+    return (tracks + 1) // 2
+
+
+def far(tracks: int) -> str:
+    """A distance in tracks and turns: "3 tracks, 2 turns"."""
+    return gettext("%(tracks)s, %(turns)s") % {
+        "tracks": ngettext("%(count)s track", "%(count)s tracks", tracks) % {"count": tracks},
+        "turns": ngettext("%(count)s turn", "%(count)s turns", turns(tracks))
+        % {"count": turns(tracks)},
+    }
+
+
+def idea_words(state: rules.GameState, idea: Idea, names: Sequence[str] | None = None) -> str:
+    """A suggestion in words: its lines, then what it does (see the module's docstring)."""
     board = state.board
+    move = idea.move
     if isinstance(move, rules.PlaceStart):
         index = board.point_index[move.point]
         if index in board.city_at:
-            return gettext("Start marker in %(city)s") % {"city": places.point_name(board, index)}
-        return gettext("Start marker at %(point)s") % {"point": places.point_name(board, index)}
+            where = gettext("Start marker in %(city)s") % {"city": places.point_name(board, index)}
+        else:
+            where = gettext("Start marker at %(point)s") % {
+                "point": places.point_name(board, index)
+            }
+        if not idea.left:
+            return where
+        return gettext("%(where)s: your cities %(far)s from it") % {
+            "where": where,
+            "far": far(idea.left),
+        }
     if isinstance(move, rules.Pass):
         return gettext("Pass: no line can be built")
-    ids = [board.line_id(line) for line in move.lines]
-    words = [
-        narration.coloured(places.line_name(board, line))
-        if n in move.exclusive
-        else places.line_name(board, line)
-        for n, line in enumerate(ids)
-    ]
-    towards = _towards(state, position, ids)
-    facts = {
-        "lines": and_list(words),
-        "count": len(ids),
-        "city": city_name(towards) if towards else "",
+    return gettext("%(lines)s, %(what)s") % {
+        "lines": lines_words(board, move),
+        "what": what_it_does(idea, names),
     }
-    if towards:
-        return (
-            ngettext(
-                "%(lines)s, 1 track, towards %(city)s",
-                "%(lines)s, %(count)s tracks, towards %(city)s",
-                len(ids),
-            )
-            % facts
+
+
+def lines_words(board: rules.Board, move: rules.Build) -> str:
+    """A move's lines as the board page names them, joined by "and"."""
+    words = []
+    for n, line in enumerate(move.lines):
+        name = places.line_name(board, board.line_id(line))
+        words.append(narration.coloured(name) if n in move.exclusive else name)
+    return and_list(words)
+
+
+def what_it_does(idea: Idea, names: Sequence[str] | None = None) -> str:
+    """What a build does: "joins Denver", "two tracks toward Chicago, on Bruno's line
+    (Chicago then 3 tracks, 2 turns)", "a double line: the whole turn"."""
+    move = idea.move
+    city = city_name(idea.heads_for) if idea.heads_for else ""
+    if idea.joins:
+        what = gettext("joins %(cities)s") % {"cities": and_list(map(city_name, idea.joins))}
+    elif len(move.lines) == 1 and idea.cost == 2:
+        if city:
+            what = gettext("a double line toward %(city)s: the whole turn") % {"city": city}
+        else:
+            what = gettext("a double line: the whole turn")
+    elif len(move.lines) == 1:
+        what = (
+            gettext("one track toward %(city)s") % {"city": city} if city else gettext("one track")
         )
-    return ngettext("%(lines)s, 1 track", "%(lines)s, %(count)s tracks", len(ids)) % facts
+    else:
+        what = (
+            gettext("two tracks toward %(city)s") % {"city": city}
+            if city
+            else gettext("two tracks")
+        )
+    if idea.on_track_of and names is not None:
+        whose = and_list(names[seat] for seat in idea.on_track_of)
+        what = ngettext(
+            "%(what)s, on %(names)s's line", "%(what)s, on %(names)s's lines", len(idea.on_track_of)
+        ) % {"what": what, "names": whose}
+    if city and not idea.joins:
+        what = gettext("%(what)s (%(city)s then %(far)s)") % {
+            "what": what,
+            "city": city,
+            "far": far(idea.left),
+        }
+    return what
 
 
-def _towards(state: rules.GameState, position: int, ids: list[int]) -> str:
-    """The player's own city, not yet joined, nearest to where the move ends."""
+def missing_cities(state: rules.GameState, position: int) -> list[str]:
+    """Each of the seat's cities not yet joined to its network, with how far it is in
+    tracks and turns: "Chicago (3 tracks, 2 turns)", nearest first."""
     board = state.board
-    after = dict(state.built)
-    for line in ids:
-        after[line] = rules.Track(position, False)
-    end = board.lines[ids[-1]][1]
-    graph = rules.cost_graph(board, after, position)
-    distance = rules.distances(graph, [end])
     start = state.start_point(position)
-    joined = rules.reach(board, after, position, [start]) if start is not None else set()
-    waiting = [
-        (distance[board.city_point(name)], name)
+    if start is None or not state.hands:
+        return []
+    network = rules.reach(board, state.built, position, [start])
+    dist = rules.distances(rules.cost_graph(board, state.built, position), network)
+    waiting = sorted(
+        (dist[point], name)
         for name in state.hands[position]
-        if board.city_point(name) not in joined
+        if (point := board.city_point(name)) not in network
+    )
+    return [
+        gettext("%(city)s (%(far)s)") % {"city": city_name(name), "far": far(tracks)}
+        for tracks, name in waiting
     ]
-    return min(waiting)[1] if waiting else ""

@@ -7,6 +7,7 @@
     {{ names|and_list }}                       -> "Ada, Bob and Cy" ("Ada, Bob und Cy")
     {{ moment|when }}                          -> "Tue 25 Nov, 18:00" ("Di 25. Nov., 18:00")
     {{ moment|ago }}                           -> "just now", "5 minutes ago"
+    {{ seat.bot_level|bot_level }}             -> "Strong" ("Stark")
 
 Built on Django's ``timesince`` (translated with the rest of Django) and the time zone
 database: never a ``timedelta`` printed as "2 days, 0:00:00", never a deadline in UTC
@@ -27,6 +28,7 @@ from django.utils.formats import date_format
 from django.utils.timesince import timesince
 from django.utils.translation import gettext, pgettext
 
+from games.words import bot_levels
 from games.words.time_zones import zone
 from helpers.text import and_list
 
@@ -102,3 +104,4 @@ def ago(value: datetime | None, now: datetime | None = None) -> str:
 
 
 register.filter("and_list", and_list)
+register.filter("bot_level", bot_levels.label)

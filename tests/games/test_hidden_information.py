@@ -12,16 +12,18 @@ leaves in a cache reaches another seat.
 """
 
 import re
+from urllib.parse import urlsplit
 
 import pytest
 from django.core.cache import cache
 from django.urls import NoReverseMatch, reverse
 
-from games import rules, services
+from games import links, rules, services
 from games.derived import snapshots
 from games.links import seat_path
 from games.models import Game
 from games.services import plans, random_deal
+from games.words import suggestions
 from notifications import channels, emails
 from tests.conftest import delivered
 
@@ -194,3 +196,53 @@ def test_only_the_viewers_own_cities_are_marked(client, monkeypatch, rounds):
             if other != seat.position:
                 for city in hand:
                     assert city not in hand_list
+
+
+def play_to_the_viewer(game: Game) -> Game:
+    """The same moves in either game until the viewer is to move: every other seat builds
+    the first line open to it (a public choice)."""
+    seats = list(game.seats.all())
+    state = services.load_state(game)
+    while state.seat_to_move != VIEWER:
+        seat = seats[state.seat_to_move]
+        line = rules.legal_lines(state, seat.position)[0]
+        game = services.submit_move(game, seat, rules.Build([line]), game.version)
+        state = services.load_state(game)
+    return game
+
+
+def suggestions_as_offered(client, game: Game) -> dict:
+    """The viewer's suggestions: their moves and words, the email offering them, and the
+    page each one's link opens."""
+    state = services.load_state(game)
+    seat = game.seats.get(position=VIEWER)
+    offered = suggestions.suggestions(state, VIEWER, game.seat_names())
+    out = {"offered": [(offer.number, offer.move, offer.words) for offer in offered]}
+    message = delivered(emails.write(emails.your_turn(game, seat, game.version, game.log_digest)))
+    out["email"] = message.body_text + message.body_html
+    for offer in offered:
+        url = links.suggestion_url(seat, game.version, offer.number)
+        path = urlsplit(url).path
+        out[f"page {offer.number}"] = client.get(path).content.decode()
+    return {key: normalise(str(value), game) for key, value in out.items()}
+
+
+def test_suggestions_do_not_depend_on_the_other_hands(client, monkeypatch):
+    """Two deals that differ only in the other seats' hands: the viewer is offered the
+    same three moves in the same words, in the email and on each suggestion's page, at a
+    building turn and again a round of turns later."""
+    games = [play_to_the_viewer(make_game(monkeypatch, variant)) for variant in (0, 1)]
+    assert services.load_state(games[0]).hands != services.load_state(games[1]).hands
+    for _turn in range(2):
+        one, two = (suggestions_as_offered(client, game) for game in games)
+        assert len(one["offered"]) > 1
+        for key in one:
+            assert one[key] == two[key], f"{key} depends on another seat's hand"
+        # The viewer plays its first suggestion in both games; the others answer alike.
+        moved = []
+        for game in games:
+            state = services.load_state(game)
+            seat = game.seats.get(position=VIEWER)
+            move = suggestions.suggestions(state, VIEWER)[0].move
+            moved.append(play_to_the_viewer(services.submit_move(game, seat, move, game.version)))
+        games = moved

@@ -3,7 +3,7 @@
 import random
 
 from games import rules
-from games.bots import BOTS, DEFAULT_BOT, greedy_move, simulate, strong_move
+from games.bots import BOTS, DEFAULT_BOT, easy_move, greedy_move, simulate, strong_move
 from games.bots.simulate import Bot
 
 
@@ -27,7 +27,9 @@ def test_each_seat_is_played_by_its_own_bot():
 
 
 def test_bots_are_listed_by_name():
-    assert {"greedy": greedy_move, "strong": strong_move} == BOTS
+    assert {"easy": easy_move, "greedy": greedy_move, "strong": strong_move} == BOTS
+    # Weakest first: the order a player chooses a level from.
+    assert list(BOTS) == ["easy", "greedy", "strong"]
     assert DEFAULT_BOT in BOTS
     assert all(callable(bot) for bot in BOTS.values())
     assert Bot is not None

@@ -69,7 +69,10 @@ def test_simulate_plays_the_line_up_it_is_given(capsys, tmp_path):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (("--bots", "strong,champion"), "no bot called champion: the bots are greedy, strong"),
+        (
+            ("--bots", "strong,champion"),
+            "no bot called champion: the bots are easy, greedy, strong",
+        ),
         (("--bots", "strong,greedy,greedy"), "--bots names 3 bots for 4 players"),
         (("--players", "2", "--bots", "greedy"), "--bots names 1 bots for 2 players"),
     ],

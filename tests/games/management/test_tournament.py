@@ -7,6 +7,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games.bots import BOTS, greedy_move
+from games.management.commands import tournament as command
 from games.management.commands.tournament import mean_interval, play_game, wilson
 from games.rules import Options
 
@@ -54,9 +55,12 @@ def test_each_deal_is_played_in_every_rotation(twin):
     first, second = (play_game(job) for job in jobs)
     assert [name for name, *_ in first] == ["twin", "greedy"]
     assert [name for name, *_ in second] == ["greedy", "twin"]
-    assert sum(share for _name, share, _losses in first) == pytest.approx(1)
+    assert sum(share for _name, share, *_rest in first) == pytest.approx(1)
     # The same deal, seat for seat: the same results, whichever name sits there.
-    assert [result for _name, *result in first] == [result for _name, *result in second]
+    # (The slowest move is wall time: it is not compared.)
+    assert [(share, losses) for _name, share, losses, _slowest in first] == [
+        (share, losses) for _name, share, losses, _slowest in second
+    ]
 
 
 @pytest.mark.parametrize(
@@ -87,3 +91,30 @@ def test_mean_interval():
     assert mean == 2.5
     assert half == pytest.approx(1.96 * math.sqrt(5 / 3) / 2)
     assert mean_interval([3]) == (3, math.inf)
+
+
+def test_line_ups_may_seat_the_published_strategies_and_show_their_slowest_move():
+    output = tournament("--games", "2", "--players", "2", "--bots", "central,optimiser", "--times")
+    table = rows(output)
+    assert set(table) == {"central", "optimiser"}
+    assert table["central"][-1].endswith("s")  # the slowest move, in seconds
+    assert "slowest" in output
+    assert "slowest" not in tournament("--games", "2", "--players", "2", "--bots", "central,greedy")
+
+
+def test_the_suite_prints_a_row_per_setting_and_line_up(monkeypatch):
+    """The suite's rows, on one setting and two line-ups (the greedy bot standing in for
+    the strong one: the table, not the bot, is under test)."""
+    monkeypatch.setattr(command, "SUITE_SETTINGS", (("transeuropa", 0), ("transeuropa", 3)))
+    monkeypatch.setattr(command, "SUITE_OPPONENTS", ("greedy", "central"))
+    monkeypatch.setitem(BOTS, "strong", greedy_move)
+    output = tournament("--suite", "--games", "4", "--published-games", "2", "--players", "2")
+    lines = output.splitlines()
+    assert "4 games each (2 against the published strategies)" in lines[0]
+    body = [line.split() for line in lines[2:]]
+    assert [(row[0], row[1], row[2], row[3]) for row in body] == [
+        ("transeuropa", "0", "greedy", "4"),
+        ("transeuropa", "0", "central", "2"),
+        ("transeuropa", "3", "greedy", "4"),
+        ("transeuropa", "3", "central", "2"),
+    ]

@@ -103,8 +103,8 @@ def test_a_missing_page_is_in_the_readers_language(client, language):
 
 def test_the_manage_page_names_bots_in_the_readers_language(client):
     creator = UserFactory(language="de")
-    game = GameFactory(created_by=creator, started=False, bots="greedy")
+    game = GameFactory(created_by=creator, started=False, bots="strong")
     client.force_login(creator)
     text = client.get(reverse("games:manage", args=[game.pk])).content.decode()
-    assert f"Bot ({german('Greedy', 'bot level')})" in text
-    assert "Bot (greedy)" not in text
+    assert f"Bot ({german('Strong', 'bot level')})" in text
+    assert "Bot (strong)" not in text and "Bot (Strong)" not in text

@@ -9,6 +9,7 @@ from django.utils.translation import gettext
 from games import links
 from games.links import seat_for_token, seat_path, seat_url
 from games.models import Game
+from games.words import bot_levels
 from notifications.models import Message
 from tests.conftest import delivered, sent
 from tests.factories import UserFactory
@@ -256,7 +257,7 @@ def test_bots_of_the_same_kind_are_named_apart(client, creator):
     }
     client.post(reverse("games:new"), data)
     names = Game.objects.get().seat_names()
-    assert names[1:] == ["Strong bot 1", "Strong bot 2", "Greedy bot"]
+    assert names[1:] == ["Strong bot 1", "Strong bot 2", "Normal bot"]
 
 
 def test_a_new_game_is_in_the_language_its_creator_chose_invitations_included(
@@ -290,3 +291,28 @@ def test_the_creator_names_their_own_seat_and_picks_reminders_from_a_list(client
     # Only the hours offered.
     refused = client.post(reverse("games:new"), new_game_data(reminder_hours=["5"]))
     assert refused.status_code == 200 and Game.objects.count() == 1
+
+
+def test_the_levels_are_named_in_words_on_the_form_and_the_board(client, creator):
+    form = client.get(reverse("games:new")).content.decode()
+    for value, label in (("easy", "Easy"), ("greedy", "Normal"), ("strong", "Strong")):
+        assert f'<option value="{value}">{label}</option>' in form
+    german = client.get(reverse("games:new"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert '<option value="easy">Leicht</option>' in german
+    data = new_game_data(start_when="now")
+    data |= {
+        "players-0-name": "",
+        "players-0-email": "",
+        "players-0-bot": "easy",
+        "players-1-bot": "strong",
+        "players-2-bot": "",
+    }
+    client.post(reverse("games:new"), data)
+    me = Game.objects.get().seats.get(position=0)
+    board = client.get(seat_path(me)).content.decode()
+    assert "(easy bot)" in board and "(strong bot)" in board
+    with translation.override("de"):
+        assert bot_levels.seat_words("easy") == "Bot, leicht"
+        # A bot seat with no level of its own is the strongest bot.
+        assert bot_levels.seat_words("") == "Bot, stark"
+        assert bot_levels.label("greedy") == "Normal"

@@ -1,0 +1,182 @@
+"""Playing the round out: what a turn is worth when the round ends.
+
+A round is scored when the first player joins their cities: everyone else loses what they
+still miss then. So a turn is judged by the end of the round, not by the next few turns:
+for a guess at every seat's cities (``reading.sample_tables``), everybody (the seat
+included) plays on from the turn, each heading for their nearest city not yet joined, as
+most players do, until some seat's cities are joined or the supply runs out. The turn's
+worth is the seat's loss then, less a share of what the others lose (a point they lose
+is worth less than one of ours, but it is worth something: the game is won on the
+difference).
+
+Every guess is a guess at the others' hands drawn from public facts; nothing here looks
+at a hidden hand. The seat's own hand is its real one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from games import rules
+
+from .greedy import choose_start as usual_start
+from .lookahead import Components, joins_some_seat
+
+# How much a point the others lose counts against one the seat loses (their mean loss).
+OTHERS_WEIGHT = 0.5
+# A safety stop: turns per seat played out (a round never lasts this long).
+MAX_TURNS = 40
+
+
+def worth(
+    state: rules.GameState,
+    seat: int,
+    lines: Sequence[int],
+    tables: Sequence[list],
+    known: dict | None = None,
+    weight: float = OTHERS_WEIGHT,
+) -> float:
+    """The mean worth (lower is better) of building ``lines`` over ``tables``: the seat's
+    loss at the round's end less ``weight`` times the others' mean loss."""
+    if known is None:
+        known = {}
+    total = 0.0
+    for table in tables:
+        key = (frozenset(lines), tuple(map(tuple, table)))
+        if key not in known:
+            known[key] = judged(round_losses(state, seat, lines, table), seat, weight)
+        total += known[key]
+    return total / len(tables)
+
+
+def start_worth(state: rules.GameState, seat: int, point: int, tables: Sequence[list]) -> float:
+    """The mean worth (lower is better) of a start marker on ``point``, over ``tables``."""
+    return sum(judged(start_losses(state, seat, point, table), seat) for table in tables) / len(
+        tables
+    )
+
+
+def round_losses(state: rules.GameState, seat: int, lines: Sequence[int], table: list) -> list[int]:
+    """Each seat's missing cost when the round ends, once ``seat`` has built ``lines``
+    (black) and everyone has played on, heading for the nearest city of ``table`` (city
+    points by seat) not yet joined."""
+    built = dict(state.built)
+    for line in lines:
+        built[line] = rules.Track(seat, False)
+    supply = state.supply_left - len(lines)
+    return play_round(state, built, supply, (seat + 1) % state.seat_count, table, lines)
+
+
+def start_losses(state: rules.GameState, seat: int, point: int, table: list) -> list[int]:
+    """Each seat's missing cost when the round ends, once ``seat`` has placed its start
+    marker on ``point``, the others still to place have placed theirs where the cities of
+    ``table`` are cheapest to join, and everyone has played the round out."""
+    board = state.board
+    n = state.seat_count
+    scratch = state.copy()
+    scratch.hands = [tuple(board.city_at[p].name for p in table[s]) for s in range(n)]
+    scratch.starts = list(state.starts)
+    scratch.starts[seat] = point
+    placed = state.turn + 1  # seats placed once ``seat`` has
+    for k in range(placed, n):
+        other = (state.first_seat + k) % n
+        scratch.starts[other] = usual_start(scratch, other)
+    return play_round(scratch, dict(state.built), state.supply_left, state.first_seat, table, ())
+
+
+def play_round(
+    state: rules.GameState,
+    built: dict,
+    supply: int,
+    first: int,
+    table: list,
+    lines: Sequence[int],
+    log: list | None = None,
+) -> list[int]:
+    """Play the round on from ``built`` (``lines`` just built), ``first`` to move, every
+    seat heading for its nearest city of ``table`` not yet joined; each seat's missing
+    cost when it ends. ``log``, when given, gets each line built, as (line, builder)."""
+    board = state.board
+    n = state.seat_count
+    needs = [set(table[s]) for s in range(n)]
+    if state.options.cities_must_join_start:
+        for s, need in enumerate(needs):
+            start = state.start_point(s)
+            if start is not None:
+                need.add(start)
+    usable = {s: Components(board, built, s) for s in range(n)}
+    joined = Components(board, built, None)
+    ended = supply <= 0 or any(joins_some_seat(board, built, line, needs, joined) for line in lines)
+    order = [(first + k) % n for k in range(n)]
+    turns = 0
+    while not ended and turns < MAX_TURNS:
+        turns += 1
+        moved = False
+        for other in order:
+            start = state.start_point(other)
+            if start is None:
+                continue
+            spent = 0
+            way: list[int] = []
+            while spent < 2 and supply > 0:
+                if not way:
+                    way = turn_lines(board, built, other, usable[other].of(start), needs[other])
+                    if not way:
+                        break
+                line = way.pop(0)
+                cost = board.lines[line][2]
+                if spent + cost > 2:
+                    break  # a double line goes alone
+                built[line] = rules.Track(other, False)
+                if log is not None:
+                    log.append((line, other))
+                for components in usable.values():
+                    components.join(line)
+                joined.join(line)
+                supply -= 1
+                spent += cost
+                moved = True
+                if supply == 0 or joins_some_seat(board, built, line, needs, joined):
+                    ended = True
+                    break
+            if ended:
+                break
+        if not moved:
+            break
+    scratch = state.copy()
+    scratch.built = built
+    scratch.hands = [tuple(board.city_at[p].name for p in table[s]) for s in range(n)]
+    return [rules.missing_cost(scratch, s) for s in range(n)]
+
+
+def judged(losses: list[int], seat: int, weight: float = OTHERS_WEIGHT) -> float:
+    """A round's losses as one figure for ``seat`` (lower is better)."""
+    others = [loss for s, loss in enumerate(losses) if s != seat]
+    mean = sum(others) / len(others) if others else 0.0
+    return losses[seat] - weight * mean
+
+
+def turn_lines(
+    board: rules.Board, built: rules.Built, seat: int, network: set[int], targets: set[int]
+) -> list[int]:
+    """The free lines of a cheapest way from ``network`` to the nearest of ``targets``,
+    from the network outward: what a player heading there builds, two points a turn.
+    (One search a turn: the greedy bot searches again after its first line, and mostly
+    finds the same way on.)"""
+    targets = targets - network
+    if not targets:
+        return []
+    dist, via = rules.cheapest_paths(board, built, seat, network, targets)
+    found = [(dist[t], t) for t in targets if dist[t] < rules.INFINITY]
+    if not found:
+        return []
+    point = min(found)[1]
+    lines = []
+    while point not in network:
+        line = via[point]
+        if line not in built:
+            lines.append(line)
+        a, b, _cost = board.lines[line]
+        point = a if b == point else b
+    lines.reverse()
+    return lines[:2]

@@ -1,0 +1,70 @@
+"""Playing a round out: legal lines, the engine's round end, exact losses."""
+
+import random
+
+from games import rules
+from games.bots import rollout
+from games.bots.reading import sample_tables
+from games.bots.strong import candidate_plans, own_view
+from tests.games.bots.positions import one_round_of_greedy_play
+
+
+def positions():
+    for seed in (8, 9):
+        yield from one_round_of_greedy_play(seed)[::4]
+
+
+def test_everyone_builds_legal_lines_until_some_seat_is_joined():
+    checked = 0
+    for state in positions():
+        seat = state.seat_to_move
+        table = sample_tables(own_view(state, seat), seat, random.Random(2), 1)[0]
+        log: list = []
+        losses = rollout.play_round(
+            state, dict(state.built), state.supply_left, seat, table, (), log
+        )
+        built = dict(state.built)
+        spent: dict[int, int] = {}
+        for line, builder in log:
+            assert line not in built
+            a, b, cost = state.board.lines[line]
+            network = rules.reach(state.board, built, builder, [state.start_point(builder)])
+            assert a in network or b in network  # it touches the builder's network
+            built[line] = rules.Track(builder, False)
+            spent[builder] = spent.get(builder, 0) + cost
+        # The round ends with the first line that joins a seat's cities, as in the engine.
+        before_last = {**state.built, **{line: rules.Track(w, False) for line, w in log[:-1]}}
+        assert not any(
+            set(hand) <= rules.reach(state.board, before_last, s, hand[:1])
+            for s, hand in enumerate(table)
+        )
+        # Each loss is the exact missing cost on the final track; the joined seat's is 0.
+        final = state.copy()
+        final.built = built
+        final.hands = [tuple(state.board.city_at[p].name for p in hand) for hand in table]
+        assert losses == [rules.missing_cost(final, s) for s in range(state.seat_count)]
+        checked += len(log)
+    assert checked > 50
+
+
+def test_what_is_shared_between_plans_changes_no_answer():
+    checked = 0
+    for state in positions():
+        seat = state.seat_to_move
+        view = own_view(state, seat)
+        tables = sample_tables(view, seat, random.Random(4), 3)
+        shared: dict = {}
+        for plan in candidate_plans(view, seat)[:4]:
+            alone = rollout.worth(view, seat, plan.lines, tables)
+            assert rollout.worth(view, seat, plan.lines, tables, shared) == alone
+            assert rollout.worth(view, seat, plan.lines[::-1], tables, shared) == alone
+            checked += 1
+    assert checked > 10
+
+
+def test_played_out_with_the_real_hands_someone_joins_and_loses_nothing():
+    for state in positions():
+        seat = state.seat_to_move
+        table = [[state.board.city_point(n) for n in hand] for hand in state.hands]
+        losses = rollout.round_losses(state, seat, (), table)
+        assert min(losses) == 0  # the round ends when someone joins their cities
