@@ -300,7 +300,7 @@ def _play(seat: Seat, version: int, request, message: EmailMessage) -> Outcome:
     emails.reply_played(
         seat,
         game.version,
-        words=suggestions.move_words(state, seat.position, move),
+        words=suggestions.move_words(state, move),
         ignored=request.ignored,
         in_reply_to=(message.get("Message-ID") or "").strip(),
     )

@@ -90,6 +90,20 @@ def idea_words(state: rules.GameState, idea: Idea, names: Sequence[str] | None =
     }
 
 
+def move_words(state: rules.GameState, move: rules.Move) -> str:
+    """A move in words, as the confirmation of a reply says what was played: its start
+    marker, or its lines as the board page names them, joined by "and"."""
+    board = state.board
+    if isinstance(move, rules.PlaceStart):
+        index = board.point_index[move.point]
+        if index in board.city_at:
+            return gettext("Start marker in %(city)s") % {"city": places.point_name(board, index)}
+        return gettext("Start marker at %(point)s") % {"point": places.point_name(board, index)}
+    if isinstance(move, rules.Pass):
+        return gettext("Pass: no line can be built")
+    return lines_words(board, move)
+
+
 def lines_words(board: rules.Board, move: rules.Build) -> str:
     """A move's lines as the board page names them, joined by "and"."""
     words = []
