@@ -167,26 +167,5 @@ def recording_api(*statuses: int, body: dict | None = None) -> Iterator[tuple[st
 def provider_api(status: int, body: dict | None = None) -> Iterator[str]:
     """An HTTP API on loopback that answers every POST with ``status`` and ``body`` (JSON):
     a provider's send endpoint. Yields its base URL."""
-    payload = json.dumps(body or {}).encode()
-
-    class Answer(BaseHTTPRequestHandler):
-        def do_POST(self):
-            self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(payload)))
-            self.end_headers()
-            self.wfile.write(payload)
-
-        def log_message(self, *args):  # quiet
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Answer)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1})
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    with recording_api(status, body=body) as (url, _requests):
+        yield url
