@@ -598,7 +598,6 @@ def _reply_answer(message: Message):
     position = seat.position
     yours = state is not None and state.seat_to_move == position and not state.is_over
     to_move = state.seat_to_move if state is not None else None
-    offered = suggestions.suggestions(state, position, game.seat_names()) if yours else []
     if message.facts["code"] == "done-consent":  # a command by reply, done
         return (
             _subject(game, gettext("Done")),
@@ -611,6 +610,7 @@ def _reply_answer(message: Message):
             "plan_answer",
             {"seat": seat, "why": message.facts["why"], "seat_url": links.seat_url(seat)},
         )
+    offered = suggestions.suggestions(state, position, game.seat_names()) if yours else []
     return (
         _subject(game, gettext("Your reply was not played")),
         "reply_answer",
