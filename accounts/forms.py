@@ -64,9 +64,7 @@ COMMON_ZONES = (
 
 @cache
 def canonical_zones() -> tuple[str, ...]:
-    """The time zones a list offers: each place once, not its old aliases too ("US/Eastern",
-    "Asia/Calcutta", "GB"). From the zone database's own list of zones (zone1970.tab,
-    beside the zone files), else every zone named Area/Place."""
+    """The time zones a list offers: each place once, without old aliases ("US/Eastern")."""
     known = available_timezones()
     for folder in TZPATH:
         table = Path(folder) / "zone1970.tab"
@@ -79,8 +77,7 @@ def canonical_zones() -> tuple[str, ...]:
 
 
 def timezone_choices(current: str = "") -> list:
-    """The time zones to choose from: the common ones first, then every zone once (and
-    ``current``, the value already chosen, even when it is an old alias)."""
+    """The common time zones first, then every zone once, and ``current`` even if an alias."""
     every = list(canonical_zones())
     if current and current not in every and current in available_timezones():
         every = sorted([*every, current])
@@ -95,8 +92,7 @@ def zone_label(name: str) -> str:
 
 
 class TimeZoneField(forms.ChoiceField):
-    """A time zone, from the list above; any zone the system knows is accepted (a value
-    chosen before the list lost its aliases stays valid)."""
+    """A time zone; any the system knows is accepted, so older choices stay valid."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(choices=timezone_choices, **kwargs)

@@ -1,15 +1,7 @@
 """One-time sign-in links, sent by email instead of a password.
 
-A link carries the address, where to go after signing in, and the account's last
-sign-in time, signed with a salt used for nothing else and stamped with the time it was
-made. It expires after ``MAX_AGE``, and it works once: signing in changes the account's
-``last_login``, so every link made before no longer matches. An address without an
-account gets a link too (the account is made when it is used), so the sign-in form never
-tells anyone whether an address has an account.
-
-    login_url(email, next_path="") -> absolute URL of the confirmation page
-    check_token(token) -> LoginRequest, or raises BadLoginLink
-    sign_in(request, email) -> User (made on first sign-in); signed_in_by_link is sent
+A link signs the account's last sign-in time, so signing in spends every older link.
+An address without an account gets a link too, so the form never tells whether it has one.
 """
 
 from __future__ import annotations
@@ -36,10 +28,7 @@ BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
 class BadLoginLink(Exception):
-    """A sign-in link that cannot be used.
-
-    ``reason`` is "expired", "used", "tampered", or "inactive" (a disabled account).
-    """
+    """A sign-in link that cannot be used: "expired", "used", "tampered" or "inactive"."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(f"bad sign-in link: {reason}")
@@ -105,8 +94,7 @@ def check_token(token: str) -> LoginRequest:
 
 
 def sign_in(request: HttpRequest, token: str) -> tuple[User, LoginRequest]:
-    """Sign in with the link ``token``: make the account on first use, claim its seats,
-    and start the session. Raises BadLoginLink; after it, the token no longer works."""
+    """Sign in with the link ``token``, making the account on first use; raises BadLoginLink."""
     asked = check_token(token)
     try:
         return _sign_in(request, asked)

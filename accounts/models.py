@@ -5,9 +5,10 @@ from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
 from django.db import models
 from django.db.models.functions import Lower
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+
+from helpers import clock_source
 
 
 def normalize_email(email: str) -> str:
@@ -61,7 +62,7 @@ class User(AbstractBaseUser, PermissionsMixin):
         default=True,
         help_text=_("Unselect this instead of deleting accounts."),
     )
-    date_joined = models.DateTimeField(_("date joined"), default=timezone.now)
+    date_joined = models.DateTimeField(_("date joined"), default=clock_source.now)
 
     # Preferences. A seat played by link alone, without an account, gets the defaults.
     email_mode = models.CharField(

@@ -31,11 +31,7 @@ BAD_LINK_MESSAGES = {
 @require_http_methods(["GET", "POST"])
 @ratelimits.per_client("login-client")
 def login(request: HttpRequest) -> HttpResponse:
-    """Ask for an address and email it a sign-in link.
-
-    Every address gets the same answer, so the form never tells whether it has an
-    account: a new address gets its account when the link is used.
-    """
+    """Email a sign-in link; every address gets the same answer, so none is given away."""
     if request.method == "POST":
         form = LoginForm(request.POST)
         if form.is_valid():
@@ -103,9 +99,7 @@ def preferences(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def language(request: HttpRequest) -> HttpResponse:
-    """The language menu: saved in the account of a signed-in reader (whose emails then
-    follow it too), and in Django's language cookie, back to the page it was chosen on
-    (``set_language``, which goes only to this site)."""
+    """The language menu: saved in the cookie and, signed in, the account, so emails follow."""
     form = LanguageForm(request.POST)
     if not form.is_valid():
         return HttpResponseBadRequest(_("Choose one of the languages offered."))

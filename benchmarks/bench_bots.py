@@ -70,6 +70,8 @@ def main() -> None:
         for label, options in VARIANTS.items():
             for players in range(rules.MIN_SEATS, rules.MAX_SEATS + 1):
                 for name, figures in timed_games(board, players, options, games).items():
+                    if not figures:
+                        continue  # not seated: fewer games than bots and seats turn
                     figures.sort()
                     p95 = figures[min(len(figures) - 1, int(len(figures) * 0.95))]
                     median = statistics.median(figures)

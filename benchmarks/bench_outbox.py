@@ -1,30 +1,39 @@
-"""Outbox delivery against building and sending the same emails without it (not a test).
+"""Your-turn emails as players get them, delivered by a real worker (not a test).
 
-    .venv/bin/python benchmarks/bench_outbox.py [--games 100] [--runs 3]
+    .venv/bin/python benchmarks/bench_outbox.py [--games 40] [--runs 3] [--before DIR]
 
-Production settings against PostgreSQL (``BENCH_DATABASE_URL`` with ``_outbox`` added
-to its database name, made afresh) and a real SMTP server on loopback (aiosmtpd's Sink,
-in a process of its own, which accepts and discards). Each game has three players and a
-few moves played; its outbox then holds the your-turn email of the player to move and an
-invitation reminder to each seat: ``4 * --games`` rows of two kinds.
+Production settings against PostgreSQL (``BENCH_DATABASE_URL`` with ``_outbox`` added to
+its database name, made afresh), Redis as the broker (``BENCH_REDIS_URL``, default db 10)
+and a real SMTP server on loopback (aiosmtpd's Sink, in a process of its own, which
+accepts and discards).
 
-- floor: the same emails built (gathered and drawn) from rows read beforehand with all
-  they need, then sent through the same backend over one connection: no database (the
-  benchmark checks that no query is made), no Celery.
-- outbox: the delivery task of each row, as a worker runs it: claim the row and the
-  others due with it, read them and their games, build each email, send them over one
-  connection, record the results. Also each row alone (a worker woken for one row with
-  nothing else due): one claim, read and write per email.
+The games are made as players make them (benchmarks/form_games.py: the new-game form's
+defaults, a day a move, invitations accepted, every move through the write path), on
+both boards with 3 to 6 players, and played on to every phase: start markers, early and
+late track, later rounds. The outbox then holds each game's your-turn email to the
+player to move, written by the move that made it their turn; the other rows (the
+invitations, earlier turns' emails) are set aside.
 
-It prints the emails per second of each (median of ``--runs``), their ratios to the
-floor, and the queries of one batch.
+- worker: a Celery worker (``--pool solo``: one process) started for the run; the
+  benchmark queues one delivery task per row, as the moves did, and times until every
+  row is sent: emails a second per worker. A task takes along the other rows due with
+  it (up to ``notifications.outbox.BATCH``), as in production.
+- the split: in a process of its own, each row's email built as the worker builds it,
+  timed in three parts: the picture of the board, the suggestions, the rest.
+- floor: the same emails' SMTP sends alone (built beforehand, sent over one
+  connection): what no email can cost less than.
 
-Goal (issue 12): the outbox at least 1/2 of the floor.
+With ``--before DIR`` (a worktree of an earlier commit with its own ``.venv``), the
+worker and the split also run with that tree's code, in the same run on the same rows
+(the schema must be the same), and the ratio of the two is printed.
+
+Goal (issue 39): a your-turn email at most a third of the worker time of today's code.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import socket
 import statistics
@@ -36,8 +45,23 @@ from pathlib import Path
 from stack import fresh_database, production_env
 
 ROOT = Path(__file__).resolve().parents[1]
+HERE = Path(__file__).resolve()
 PYTHON = sys.executable
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/railmail_bench"
+QUEUE = "bench_outbox"
+# (board, players, moves played): every phase, the largest positions included.
+SHAPES = [
+    ("transamerica", 3, 1),
+    ("transeuropa", 6, 3),
+    ("transamerica", 4, 9),
+    ("transeuropa", 5, 14),
+    ("transamerica", 5, 30),
+    ("transeuropa", 6, 45),
+    ("transamerica", 3, 60),
+    ("transeuropa", 4, 80),
+    ("transamerica", 6, 110),
+    ("transeuropa", 6, 130),
+]
 
 
 def free_port() -> int:
@@ -46,52 +70,62 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def service_env(database_url: str, smtp_port: int) -> dict[str, str]:
-    """Production settings, sending by SMTP to the benchmark's server."""
+def service_env(database_url: str, smtp_port: int, tree: Path) -> dict[str, str]:
+    """Production settings for ``tree``'s code, sending by SMTP to the benchmark's server."""
     env = production_env(
         database_url,
-        CELERY_BROKER_URL="redis://127.0.0.1:6379/10",
+        CELERY_BROKER_URL=os.getenv("BENCH_REDIS_URL", "redis://127.0.0.1:6379/10"),
+        CELERY_TASK_DEFAULT_QUEUE=QUEUE,
         EMAIL_HOST="127.0.0.1",
         EMAIL_PORT=str(smtp_port),
-        RAILMAIL_TURN_EMAIL_GRACE="0",
+        PYTHONPATH=f"{tree}:{HERE.parent}",
     )
     del env["EMAIL_BACKEND"]  # EMAIL_HOST chooses Django's SMTP backend
     return env
 
 
-# --- in the child process, with the benchmark's settings ----------------------------------
+# --- in child processes, with the benchmark's settings ------------------------------------
 
 
-def build_games(count: int) -> list[int]:
-    """``count`` games with a few moves each; return the outbox rows to deliver."""
-    from django.db.models.signals import post_save
+def setup() -> None:
+    import django
 
-    from games import bots, services
-    from notifications import emails
+    django.setup()
+    from pbem.celery import app
+
+    app.conf.task_default_queue = QUEUE
+
+
+def build(games: int, out: str) -> None:
+    """Make the games; write the your-turn rows to deliver to ``out``."""
+    setup()
+    import form_games
+
+    from games.models import Game
+    from notifications import emails, tasks
     from notifications.models import Message
 
-    # Rows are delivered by the benchmark itself, not queued to a broker on commit.
-    post_save.disconnect(sender=Message, dispatch_uid="notifications.queue_delivery")
-    for number in range(count):
-        players = [(f"Player {p}", f"g{number}p{p}@bench.test") for p in range(3)]
-        game = services.start_game(services.create_game("transamerica", None, players))
-        for _ in range(4):
-            state = services.load_state(game)
-            seat = game.seats.get(position=state.seat_to_move)
-            game = services.submit_move(
-                game, seat, bots.greedy_move(state, seat.position), game.version
-            )
-        for seat in game.seats.all():
-            emails.invitation(seat, reminder=True)
-    from games.models import Game
-
-    live = Message.objects.filter(status=Message.Status.PENDING)
-    # The your-turn emails of earlier turns would be dropped (cheaply): leave them out.
+    # The benchmark queues the deliveries itself, when its worker runs.
+    tasks.deliver_after_commit = lambda *args, **kwargs: None
+    for number in range(games):
+        board, players, moves = SHAPES[number % len(SHAPES)]
+        moves += number // len(SHAPES)
+        # The deal is random: a game over before its moves are played is set aside, and
+        # one played a little less made instead.
+        for attempt in range(8):
+            game = form_games.new_game(board, players, True, f"o{number}x{attempt}")
+            if form_games.played(game, moves).seat_to_move is not None:
+                break
+            moves = moves * 4 // 5
     current = {(pk, f"v{version}") for pk, version in Game.objects.values_list("pk", "version")}
-    turns = live.filter(kind=emails.YOUR_TURN).values_list("pk", "game_id", "event")
-    stale = [pk for pk, game, event in turns if (game, event) not in current]
-    Message.objects.filter(pk__in=stale).update(status=Message.Status.SENT)
-    return list(live.order_by("pk").values_list("pk", flat=True))
+    turns = Message.objects.filter(kind=emails.YOUR_TURN, status=Message.Status.PENDING)
+    ids = [
+        pk
+        for pk, game, event in turns.values_list("pk", "game_id", "event")
+        if (game, event) in current
+    ]
+    Message.objects.exclude(pk__in=ids).update(status=Message.Status.SENT)
+    Path(out).write_text(json.dumps(sorted(ids)))
 
 
 def reset(ids: list[int]) -> None:
@@ -100,129 +134,230 @@ def reset(ids: list[int]) -> None:
     from notifications.models import Message
 
     Message.objects.filter(pk__in=ids).update(
-        status=Message.Status.PENDING, attempts=0, claimed_at=None, next_attempt_at=timezone.now()
+        status=Message.Status.PENDING,
+        attempts=0,
+        claimed_at=None,
+        claim="",
+        next_attempt_at=timezone.now(),
     )
 
 
-def floor(rows: list) -> float:
-    """Build (gather and draw) and send the rows' emails over one connection, from rows
-    read beforehand with all they need: emails per second. No query reaches the
-    database (checked)."""
-    from django.core.mail import get_connection
-    from django.db import connection as database
-    from django.test.utils import CaptureQueriesContext
-
-    from notifications import compose, outbox
-
-    # Once untimed, as the outbox's own runs are after it: what building the emails
-    # rebuilds from the log (the boards their pictures draw) is then in the cache.
-    for row in rows:
-        compose.compose(row)
-    with CaptureQueriesContext(database) as queries:
-        started = time.perf_counter()
-        connection = get_connection()
-        connection.open()
-        for row in rows:
-            composed = compose.compose(row)
-            row.subject, row.body_text = composed.subject, composed.text
-            row.body_html, row.headers = composed.html, composed.headers
-            email = outbox.build_email(row, composed.images)
-            email.connection = connection
-            email.send()
-        connection.close()
-        elapsed = time.perf_counter() - started
-    if queries.captured_queries:
-        raise SystemExit(f"the floor queried the database: {queries.captured_queries[0]}")
-    return len(rows) / elapsed
-
-
-def delivered(ids: list[int], along: int) -> float:
-    """Run each row's task as a worker does (it takes along up to ``along`` other rows
-    that are due): emails per second."""
-    from notifications import outbox
+def split(ids_file: str) -> None:
+    """Build each row's email as the worker does, timing the picture, the suggestions
+    and the rest; print the milliseconds an email as JSON. Also checks the emails."""
+    setup()
+    from notifications import board_picture, compose, outbox
     from notifications.models import Message
 
-    started = time.perf_counter()
-    for pk in ids:
-        outbox.deliver(pk, along=along)
-    elapsed = time.perf_counter() - started
-    unsent = Message.objects.filter(pk__in=ids).exclude(status=Message.Status.SENT)
-    if unsent.exists():
-        raise SystemExit(f"not sent: {list(unsent.values_list('pk', 'status', 'error')[:5])}")
-    return len(ids) / elapsed
+    try:
+        from games.words import suggestions
+    except ImportError:  # pragma: no cover - an older tree
+        suggestions = None
+    ids = json.loads(Path(ids_file).read_text())
+    spent = {"picture": 0.0, "suggestions": 0.0}
 
+    def timed(module, name: str, key: str) -> None:
+        original = getattr(module, name)
 
-def child(games: int, runs: int) -> None:
-    import django
+        def wrapper(*args, **kwargs):
+            started = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                spent[key] += time.perf_counter() - started
 
-    django.setup()
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
+        setattr(module, name, wrapper)
 
-    from notifications import outbox
-    from notifications.models import Message
-
-    ids = build_games(games)
-    # Read as the delivery task reads them.
+    timed(board_picture, "picture", "picture")
+    timed(suggestions, "suggestions", "suggestions")
     rows = outbox.with_what_emails_read(Message.objects.filter(pk__in=ids))
     for row in rows:
         row.stopped = False
-    kinds = sorted({row.kind for row in rows})
-    print(f"{len(ids)} emails ({', '.join(kinds)}) to an SMTP server on loopback")
+    built, started = 0, time.perf_counter()
+    for row in rows:
+        composed = compose.compose(row)
+        if composed is None or not composed.images:
+            raise SystemExit(f"row {row.pk}: no your-turn email with its picture")
+        built += 1
+    total = time.perf_counter() - started
+    each = {key: value / built * 1000 for key, value in spent.items()}
+    each["rest"] = total / built * 1000 - sum(each.values())
+    print(json.dumps(each))
 
-    floors, batched, single = [], [], []
-    for _ in range(runs):
-        floors.append(floor(rows))
-        reset(ids)
-        batched.append(delivered(ids, along=outbox.BATCH - 1))
-        reset(ids)
-        single.append(delivered(ids, along=0))
-        reset(ids)
-    # Only one batch due: its queries, and those of the tasks of the rows it took along.
-    Message.objects.filter(pk__in=ids[outbox.BATCH :]).update(status=Message.Status.SENT)
-    with CaptureQueriesContext(connection) as queries:
-        delivered(ids[: outbox.BATCH], along=outbox.BATCH - 1)
-    base = statistics.median(floors)
-    print(f"floor (build and send over one connection, no database): {base:6.0f}/s")
-    for name, figures in (
-        (f"outbox, a task takes along up to {outbox.BATCH - 1} rows due", batched),
-        ("outbox, one row a task (nothing else due)", single),
-    ):
-        rate = statistics.median(figures)
-        print(f"{name + ':':56} {rate:7.0f}/s  ratio {rate / base:.2f} (goal >= 0.50)")
-    print(f"queries for {outbox.BATCH} rows due at once, and their {outbox.BATCH} tasks:")
-    print(f"  {len(queries)}, of which the batch's own: the claim, then")
-    for query in queries.captured_queries[1:6]:
-        print("  ", query["sql"][:100])
+
+def floor(ids_file: str) -> None:
+    """The emails built beforehand, then only sent over one SMTP connection: emails a
+    second, as JSON."""
+    setup()
+    from django.core.mail import get_connection
+
+    from notifications import compose, outbox
+    from notifications.models import Message
+
+    ids = json.loads(Path(ids_file).read_text())
+    rows = outbox.with_what_emails_read(Message.objects.filter(pk__in=ids))
+    emails = []
+    for row in rows:
+        row.stopped = False
+        composed = compose.compose(row)
+        row.subject, row.body_text = composed.subject, composed.text
+        row.body_html, row.headers = composed.html, composed.headers
+        emails.append(outbox.build_email(row, composed.images))
+    started = time.perf_counter()
+    connection = get_connection()
+    connection.open()
+    for email in emails:
+        email.connection = connection
+        email.send()
+    connection.close()
+    print(json.dumps(len(emails) / (time.perf_counter() - started)))
+
+
+def queue(ids_file: str) -> None:
+    """Reset the rows, queue one delivery task for each, wait until all are sent: print
+    emails a second (from the first task queued to the last row sent) as JSON."""
+    setup()
+    from notifications import tasks
+    from notifications.models import Message
+
+    ids = json.loads(Path(ids_file).read_text())
+    reset(ids)
+    started = time.perf_counter()
+    for pk in ids:
+        tasks.deliver.delay(pk)
+    rows = Message.objects.filter(pk__in=ids)
+    while True:
+        left = rows.exclude(status=Message.Status.SENT)
+        if not left.exists():
+            break
+        in_hand = [Message.Status.PENDING, Message.Status.CLAIMED, Message.Status.SENDING]
+        failed = left.exclude(status__in=in_hand)
+        if failed.exists():
+            raise SystemExit(f"not sent: {list(failed.values_list('pk', 'status', 'error'))}")
+        if time.perf_counter() - started > 900:
+            raise SystemExit("the worker did not send the emails within 15 minutes")
+        time.sleep(0.05)
+    print(json.dumps(len(ids) / (time.perf_counter() - started)))
+
+
+# --- the parent ---------------------------------------------------------------------------
+
+
+def run(tree: Path, env: dict, what: str, ids_file: Path) -> object:
+    python = tree / ".venv" / "bin" / "python"
+    done = subprocess.run(
+        [str(python), str(HERE), f"--{what}", str(ids_file)],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    if done.returncode:
+        raise SystemExit(f"{tree}: --{what} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def with_worker(tree: Path, env: dict, ids_file: Path) -> float:
+    """Emails a second of one solo worker running ``tree``'s code."""
+    python = tree / ".venv" / "bin" / "python"
+    log = ids_file.with_suffix(".worker.log")
+    with log.open("w") as out:
+        worker = subprocess.Popen(
+            [
+                *(str(python), "-m", "celery", "-A", "pbem", "worker", "--pool", "solo"),
+                *("-Q", QUEUE, "--without-heartbeat", "--without-gossip", "--without-mingle"),
+                *("--loglevel", "INFO"),
+            ],
+            cwd=tree,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        # Timed from when the worker says it is ready (it has imported and connected).
+        deadline = time.monotonic() + 120
+        while "ready." not in log.read_text():
+            if worker.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"the worker did not start:\n{log.read_text()[-2000:]}")
+            time.sleep(0.1)
+        return run(tree, env, "queue", ids_file)
+    finally:
+        worker.terminate()
+        worker.wait(timeout=30)
+        log.unlink(missing_ok=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--before", type=Path, help="a worktree of today's code, with .venv")
+    for what in ("build", "split", "floor", "queue"):
+        parser.add_argument(f"--{what}", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.child:
-        child(args.games, args.runs)
+    if args.build:
+        build(args.games, args.build)
         return
-    base = os.getenv("BENCH_DATABASE_URL", DEFAULT_DB)
-    database_url = base + "_outbox"
+    for what, function in (("split", split), ("floor", floor), ("queue", queue)):
+        if getattr(args, what):
+            function(getattr(args, what))
+            return
+    database_url = os.getenv("BENCH_DATABASE_URL", DEFAULT_DB) + "_outbox"
     port = free_port()
-    env = service_env(database_url, port)
+    trees = {"now": ROOT}
+    if args.before:
+        trees = {"before": args.before.resolve(), **trees}
+    envs = {name: service_env(database_url, port, tree) for name, tree in trees.items()}
     server = subprocess.Popen(
         [PYTHON, "-m", "aiosmtpd", "-n", "-l", f"127.0.0.1:{port}", "-c", "aiosmtpd.handlers.Sink"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+    ids_file = Path(f"/tmp/bench-outbox-{os.getpid()}.json")
     try:
-        fresh_database(database_url, env)
+        fresh_database(database_url, envs["now"])
+        print(f"building {args.games} games through the write path ...", flush=True)
         subprocess.run(
-            [PYTHON, __file__, "--child", "--games", str(args.games), "--runs", str(args.runs)],
-            env=env,
+            [PYTHON, str(HERE), "--games", str(args.games), "--build", str(ids_file)],
+            cwd=ROOT,
+            env=envs["now"],
             check=True,
             timeout=1800,
         )
+        count = len(json.loads(ids_file.read_text()))
+        print(f"{count} your-turn emails, one per game, to an SMTP server on loopback")
+        rates = {name: [] for name in trees}
+        parts = {name: [] for name in trees}
+        floors = []
+        for number in range(args.runs):
+            floors.append(run(ROOT, envs["now"], "floor", ids_file))
+            for name, tree in trees.items():
+                rates[name].append(with_worker(tree, envs[name], ids_file))
+                parts[name].append(run(tree, envs[name], "split", ids_file))
+            line = ", ".join(f"{name} {rates[name][-1]:.2f}/s" for name in trees)
+            print(f"run {number + 1} of {args.runs}: floor {floors[-1]:.0f}/s; {line}", flush=True)
+        base = statistics.median(floors)
+        print(f"\nmedian of {args.runs} runs; floor (the sends alone) {base:.0f} emails/s")
+        print(
+            f"{'code':<8} {'emails/s/worker':>16} {'ms/email':>9} {'of floor':>9}"
+            f" {'picture':>8} {'suggest.':>9} {'rest':>6}  (ms an email, built in-process)"
+        )
+        for name in trees:
+            rate = statistics.median(rates[name])
+            split_ms = {
+                key: statistics.median(p[key] for p in parts[name]) for key in parts[name][0]
+            }
+            ms = [split_ms[key] for key in ("picture", "suggestions", "rest")]
+            print(
+                f"{name:<8} {rate:16.2f} {1000 / rate:9.0f} {rate / base:9.4f}"
+                f" {ms[0]:8.0f} {ms[1]:9.0f} {ms[2]:6.0f}"
+            )
+        if "before" in trees:
+            ratio = statistics.median(rates["before"]) / statistics.median(rates["now"])
+            print(f"\nworker time an email, now / before: {ratio:.2f} (goal <= 0.33)")
     finally:
+        ids_file.unlink(missing_ok=True)
         server.terminate()
         server.wait(timeout=10)
 

@@ -5,14 +5,23 @@
 Everything Celery beat runs each minute, taken together: ``games.tasks.scan_clock``,
 ``notifications.tasks.send_reminders_and_digests`` and ``notifications.tasks.sweep_outbox``,
 with production settings against PostgreSQL (``BENCH_DATABASE_URL`` with ``_scan``
-added to its database name, made afresh for each size) and Redis as the broker (db 11,
-a queue of this benchmark's own, no worker): the tasks they hand work to are queued,
-never run. Each size holds the same due work: 50 deadlines passed, 50 reminders come,
-5 vacations run out, 5 clocks to pause (games begun during a vacation), 20 digests still
-to send today, 5 outbox rows whose task was lost and 3 stuck mid-send. Everything else
-(the games, three seats each, the ten events of a real game each, five sent emails each,
-accounts, some on vacation, digest readers already sent today's digest) only grows with
-the size. The rows are written with SQL (generate_series), which takes seconds.
+added to its database name, made afresh for each size) and Redis as the broker
+(``BENCH_REDIS_URL``, default db 11, a queue of this benchmark's own, no worker): the
+tasks they hand work to are queued, never run.
+
+Every game is one the project wrote (benchmarks/background.py): six templates made as
+players make them (the new-game form's defaults, a day a move, invitations accepted,
+60 to 130 moves through the write path), and copies of their rows by the database
+server, with their own ids, tokens, link nonces and addresses: the background, whose
+deadlines and reminders are still to come, as most games' are. Each size holds the same
+due work: 50 games whose deadline has passed and 50 whose reminder is due (copies of
+templates moved back in time by whole days, which keeps every column what the project
+would have written then); 5 vacations run out and 5 clocks to pause (a game begun
+during a vacation), through the services' own start_vacation and new games; 20 readers
+of a daily digest with a game waiting for them; the outbox rows the games above wrote
+and no worker sent (lost tasks, for the sweep), 3 of them stuck mid-send. The jobs run
+at the minute their ``now`` names: the one just after the moved-back reminders are due
+(about 16 hours after the games were made), as if the benchmark had waited until then.
 
 It prints the median time of ``--runs`` runs for each size and their ratio, the number
 of tasks queued and the time spent queueing them (in ``games.tasks.queue_each``, the
@@ -26,12 +35,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
-import random
 import statistics
 import subprocess
 import sys
 import time
+from datetime import timedelta
 from pathlib import Path
 
 from stack import fresh_database, production_env
@@ -39,148 +49,114 @@ from stack import fresh_database, production_env
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/railmail_bench"
-REDIS = "redis://127.0.0.1:6379/11"
+REDIS = os.getenv("BENCH_REDIS_URL", "redis://127.0.0.1:6379/11")
 QUEUE = "bench_scan"  # a queue of our own on the benchmarks' Redis db: purged, not flushed
 DUE = {"deadlines": 50, "reminders": 50, "ended": 5, "to_pause": 5, "digests": 20}
-
-# Every row relative to :now (the moment the jobs run at), so each run does the same work.
-BUILD_SQL = """
-BEGIN;
-INSERT INTO accounts_user (id, password, is_superuser, email, name, is_staff, is_active,
-    date_joined, email_mode, reminders, timezone, vacation_days_left, vacation_until, language)
-SELECT i, '!', false, 'u' || i || '@bench.test', 'User ' || i, false, true,
-    :now - interval '90 days',
-    CASE WHEN i % 50 = 0 THEN 'daily_digest' ELSE 'each_turn' END, true, 'UTC', 14,
-    CASE WHEN i % 100 = 1 AND i <= 500 THEN :now - interval '1 hour'   -- ran out: 5
-         WHEN i % 100 = 1 THEN :now + interval '3 days'                 -- on vacation
-         ELSE NULL END, ''
-FROM generate_series(1, :n) AS i;
-
-INSERT INTO games_game (id, board, options, created_at, time_per_move, status, round,
-    seat_to_move, deadline, version, scores, finished_at, created_by_id, bot_takeover_after,
-    on_timeout, reminder_hours, title, log_digest, remind_at, thread_token, time_zone,
-    language)
-SELECT i, 'transamerica', '{}', :now - interval '3 days', interval '48 hours', 'active', 1,
-    :mover, d.deadline, CASE WHEN :paused THEN 11 ELSE 10 END, '[13, 13, 13]', NULL, i, 3,
-    'bot', '[24, 2]', '', md5(i::text),
-    CASE WHEN i <= :due_deadlines THEN NULL
-         WHEN i <= :due_deadlines + :due_reminders THEN :now - interval '30 seconds'
-         WHEN d.deadline > :now + interval '24 hours' THEN d.deadline - interval '24 hours'
-         WHEN d.deadline > :now + interval '2 hours' THEN d.deadline - interval '2 hours'
-         ELSE NULL END,
-    md5('thread' || i), 'UTC', 'en'
-FROM generate_series(1, :n) AS i,
-LATERAL (SELECT CASE WHEN i <= :due_deadlines THEN :now - i * interval '1 minute'
-                     ELSE :now + interval '1 minute'
-                          + (i::float / :n) * interval '47 hours' END AS deadline) AS d;
-
-INSERT INTO games_seat (id, position, name, email, is_bot, link_nonce, joined_at, game_id,
-    user_id, autopilot, bot_level, timeouts_in_a_row, seen_version, browser_time_zone,
-    pending_link_nonce, language)
-SELECT (i - 1) * 3 + p + 1, p, 'Seat ' || p,
-    CASE WHEN p = :mover THEN 'u' || i || '@bench.test' ELSE 'g' || i || 's' || p || '@bench.test'
-    END, false, 'nonce', :now - interval '3 days', i, CASE WHEN p = :mover THEN i END, false,
-    '', 0, 0, '', '', ''
-FROM generate_series(1, :n) AS i, generate_series(0, 2) AS p;
-
--- Every game has the same ten events, a real log (the account's seat is to move).
-INSERT INTO games_event (seq, type, data, created_at, game_id)
-SELECT e.seq, e.type, e.data::jsonb, :now - interval '3 days', i
-FROM generate_series(1, :n) AS i, (VALUES :log) AS e(seq, type, data);
-
--- Players on vacation have their clock paused, but for the last 5 (their games began
--- during the vacation: the scan pauses those).
-INSERT INTO games_event (seq, type, data, created_at, game_id)
-SELECT 11, 'clock_paused', jsonb_build_object('seat', :mover, 'at', :now - interval '1 day'),
-    :now - interval '1 day', i
-FROM generate_series(1, :n) AS i
-WHERE :paused;
-
-INSERT INTO notifications_message (kind, "to", event, subject, body_text, body_html, headers,
-    status, created_at, next_attempt_at, attempts, claimed_at, sent_at, provider_id, error,
-    game_id, seat_id, facts, token, claim)
-SELECT 'your_turn', 'g' || i || 's1@bench.test', 'v' || k, 'Your turn', 'text', '', '{}',
-    'sent', :now - interval '2 days', :now - interval '2 days', 1, :now - interval '2 days',
-    :now - interval '2 days', '', '', i, (i - 1) * 3 + 2, jsonb_build_object('version', k),
-    md5('sent' || i || '-' || k), ''
-FROM generate_series(1, :n) AS i, generate_series(1, 5) AS k;
-
--- Today's digest: sent to every reader but the last :due_digests ones.
-INSERT INTO notifications_message (kind, "to", event, subject, body_text, body_html, headers,
-    status, created_at, next_attempt_at, attempts, claimed_at, sent_at, provider_id, error,
-    game_id, seat_id, facts, token, claim)
-SELECT 'digest', 'u' || i || '@bench.test', to_char(:now AT TIME ZONE 'UTC', 'YYYY-MM-DD'),
-    'Digest', 'text', '', '{}', 'sent', :now, :now, 1, :now, :now, '', '', NULL, NULL,
-    jsonb_build_object('address', 'u' || i || '@bench.test'), md5('digest' || i), ''
-FROM generate_series(1, :n) AS i
-WHERE i % 50 = 0 AND i <= :n - 50 * :due_digests;
-
--- The outbox: rows just queued, rows whose task was lost, rows stuck mid-send.
-INSERT INTO notifications_message (kind, "to", event, subject, body_text, body_html, headers,
-    status, created_at, next_attempt_at, attempts, claimed_at, sent_at, provider_id, error,
-    game_id, seat_id, facts, token, claim)
-SELECT 'your_turn', 'g' || i || 's2@bench.test', 'v10', 'Your turn', 'text', '', '{}',
-    CASE WHEN i <= 10 THEN 'pending' WHEN i <= 15 THEN 'pending' ELSE 'sending' END,
-    :now - interval '30 minutes',
-    CASE WHEN i <= 10 THEN :now ELSE :now - interval '10 minutes' END,
-    CASE WHEN i <= 15 THEN 0 ELSE 1 END,
-    CASE WHEN i > 15 THEN :now - interval '20 minutes' END, NULL, '', '', i, NULL,
-    jsonb_build_object('version', 10), md5('outbox' || i), ''
-FROM generate_series(1, 18) AS i;
-
-SELECT setval(pg_get_serial_sequence('accounts_user', 'id'), :n);
-SELECT setval(pg_get_serial_sequence('games_game', 'id'), :n);
-SELECT setval(pg_get_serial_sequence('games_seat', 'id'), 3 * :n);
-COMMIT;
-VACUUM ANALYZE;
-"""
 
 
 def service_env(database_url: str) -> dict[str, str]:
     """Production settings, with the digests due at any hour."""
-    return production_env(database_url, CELERY_BROKER_URL=REDIS, RAILMAIL_DIGEST_HOUR="0")
+    return production_env(
+        database_url,
+        CELERY_BROKER_URL=REDIS,
+        RAILMAIL_DIGEST_HOUR="0",
+        PYTHONPATH=f"{ROOT}:{ROOT / 'benchmarks'}",
+    )
 
 
-def real_log() -> tuple[str, int]:
-    """The first ten events of a real game, as SQL VALUES, and the seat then to move."""
-    sys.path.insert(0, str(ROOT))
-    from games import bots, rules
-
-    events = bots.simulate("transamerica", 3, random.Random(1))[:10]
-    rows = []
-    for event in events:
-        data = {key: value for key, value in event.items() if key not in ("type", "seq")}
-        text = json.dumps(data).replace("'", "''")
-        rows.append(f"({event['seq']}, '{event['type']}', '{text}')")
-    return ", ".join(rows), rules.replay(events).seat_to_move
-
-
-def build(database_url: str, size: int, now: str, env: dict) -> float:
-    """Make the database afresh, migrate it and write ``size`` games; return the seconds."""
+def build(database_url: str, size: int, env: dict) -> tuple[float, str]:
+    """Make the database afresh, migrate it and write ``size`` games; return the
+    seconds it took and the moment the jobs are to run at."""
     started = time.monotonic()
     fresh_database(database_url, env)
-    log, mover = real_log()
-    variables = {
-        "paused": "(i % 100 = 1 AND i > 500 AND i <= :n - 100 * :due_to_pause)",
-        "log": log,
-        "mover": str(mover),
-        "n": str(size),
-        "now": f"'{now}'::timestamptz",
-        **{f"due_{key}": str(value) for key, value in DUE.items()},
-    }
-    sql = BUILD_SQL
-    for key in ["paused", *sorted(variables, key=len, reverse=True)]:
-        sql = sql.replace(f":{key}", variables[key])
     done = subprocess.run(
-        ["psql", database_url, "-q", "-v", "ON_ERROR_STOP=1"],
-        input=sql,
-        text=True,
+        [PYTHON, __file__, "--build", str(size)],
+        cwd=ROOT,
+        env=env,
         capture_output=True,
-        timeout=900,
+        text=True,
+        timeout=14400,
     )
     if done.returncode != 0:
-        raise SystemExit(f"building the games failed:\n{done.stderr}")
-    return time.monotonic() - started
+        raise SystemExit(f"building the games failed:\n{done.stderr[-3000:]}")
+    now = json.loads(done.stdout.strip().splitlines()[-1])["now"]
+    return time.monotonic() - started, now
+
+
+def make(size: int) -> None:
+    """In a child process: the games and the due work (see the module's docstring)."""
+    import django
+
+    django.setup()
+    import background
+    import form_games
+    from django.db import connection
+    from django.utils import timezone
+
+    from accounts.models import User
+    from games import services
+    from games.models import Game
+    from notifications.models import Message
+
+    templates = background.make_templates("t")
+    made = timezone.now()
+    running = Game.objects.filter(pk__in=templates, deadline__isnull=False, remind_at__isnull=False)
+    deadlines = dict(running.values_list("pk", "deadline"))
+    reminders = dict(running.values_list("pk", "remind_at"))
+    if not deadlines:
+        raise SystemExit("no template is running with a deadline and a reminder to come")
+    day = timedelta(days=1)
+    # The minute the jobs run at: just after the templates' reminders, moved back a day,
+    # are due (a game's only reminder within a day a move comes 2 hours before its
+    # deadline), as if the benchmark waited until then. The copies not moved back (the
+    # background) have their reminders and deadlines still to come then.
+    now = max(reminders.values()) - day + timedelta(minutes=1)
+    if not made <= now < min(deadlines.values()) - day:
+        raise SystemExit(f"no minute has every moved-back reminder due: {reminders}, {deadlines}")
+    background.load(
+        size - DUE["deadlines"] - DUE["reminders"],
+        templates,
+        report=lambda line: print(line, file=sys.stderr),
+    )
+    # Games played days ago: their deadline passed, or their reminder due.
+    ticking = sorted(deadlines)
+    for number in range(DUE["deadlines"]):
+        template = ticking[number % len(ticking)]
+        background.copy_games(template, 1, days_ago=days_until(deadlines[template], now))
+    for number in range(DUE["reminders"]):
+        background.copy_games(ticking[number % len(ticking)], 1, days_ago=1)
+    # Vacations, through the services: ended (taken two days ago, for a day), and begun
+    # an hour ago by players whose new game began since (the scan pauses their clocks).
+    for number in range(DUE["ended"]):
+        user = form_games.creator(f"away{number}")
+        services.start_vacation(user, 1, now=made - 2 * day)
+        form_games.played(form_games.new_game("transamerica", 3, True, f"away{number}"), 2)
+    for number in range(DUE["to_pause"]):
+        user = form_games.creator(f"pause{number}")
+        services.start_vacation(user, 3, now=made - timedelta(hours=1))
+        form_games.played(form_games.new_game("transeuropa", 4, True, f"pause{number}"), 2)
+    # Readers of a daily digest (as their settings page sets it), a game each.
+    for number in range(DUE["digests"]):
+        user = form_games.creator(f"digest{number}")
+        User.objects.filter(pk=user.pk).update(email_mode=User.EmailMode.DAILY_DIGEST)
+        form_games.new_game("transamerica", 3, True, f"digest{number}")  # theirs to move
+    # The outbox: the rows the games above wrote were never delivered (the benchmark has
+    # no worker): their tasks are lost, and the sweep finds them. And 3 stuck mid-send,
+    # their worker gone 20 minutes ago.
+    pending = Message.objects.filter(status=Message.Status.PENDING, next_attempt_at__lte=now)
+    stuck = list(pending.order_by("pk").values_list("pk", flat=True)[:3])
+    Message.objects.filter(pk__in=stuck).update(
+        status=Message.Status.SENDING, attempts=1, claimed_at=made - timedelta(minutes=20)
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
+        cursor.execute("CHECKPOINT")
+    print(json.dumps({"now": now.isoformat(), "lost": pending.count(), "stuck": len(stuck)}))
+
+
+def days_until(moment, now) -> int:
+    """Whole days to move a game back by for ``moment`` to be past at ``now``."""
+    return max(1, math.ceil((moment - now) / timedelta(days=1)))
 
 
 # --- measuring (in a child process with the benchmark's settings) ------------------------
@@ -254,7 +230,10 @@ def measure(now: str, runs: int, explain: bool) -> None:
                 # The statement with its values, as the server ran it (whichever side binds).
                 shown = connection.ops.compose_sql(sql, params)
                 plans.append({"sql": shown, "plan": plan, "ms": took})
+    import background
+
     result = {"times": times, "queueing": queueing, "report": report, "queued": queued}
+    result["tables"] = background.sizes()
     print(json.dumps({**result, "plans": plans}))
 
 
@@ -267,11 +246,11 @@ def main() -> None:
     base = os.getenv("BENCH_DATABASE_URL", DEFAULT_DB)
     database_url = base + "_scan"
     env = service_env(database_url)
-    now = time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime())
     results = {}
+    tables = {}
     for size in sizes:
         print(f"building {size:,} games ...", flush=True)
-        seconds = build(database_url, size, now, env)
+        seconds, now = build(database_url, size, env)
         print(f"  built in {seconds:.0f} s", flush=True)
         done = subprocess.run(
             [PYTHON, __file__, "--measure", now, str(args.runs), str(size == max(sizes))],
@@ -283,6 +262,7 @@ def main() -> None:
             timeout=900,
         )
         results[size] = json.loads(done.stdout.strip().splitlines()[-1])
+        tables[size] = results[size].pop("tables")
     print(f"\nthe minute's jobs, median of {args.runs} runs (tasks queued, not run):")
     for size, result in results.items():
         median = statistics.median(result["times"])
@@ -299,6 +279,10 @@ def main() -> None:
             results[small]["times"]
         )
         print(f"  {large:,} / {small:,} games: {ratio:.2f}x")
+    for size, rows in tables.items():
+        print(f"\nthe largest tables at {size:,} games:")
+        for name, count, total in rows:
+            print(f"  {name:<32} {count:>14} rows {total:>10}")
     print(f"\nqueries at {large:,} games (one run's time, from the client), EXPLAIN ANALYZE:")
     for item in results[large]["plans"]:
         print(f"\n{item['ms']:.2f} ms  {item['sql']}")
@@ -307,7 +291,10 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 5 and sys.argv[1] == "--measure":
+    if len(sys.argv) == 3 and sys.argv[1] == "--build":
+        sys.path.insert(0, str(ROOT))
+        make(int(sys.argv[2]))
+    elif len(sys.argv) == 5 and sys.argv[1] == "--measure":
         sys.path.insert(0, str(ROOT))
         measure(sys.argv[2], int(sys.argv[3]), sys.argv[4] == "True")
     else:

@@ -1,10 +1,10 @@
 from django.contrib import admin, messages
 from django.db.models import Count
-from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Event, Game, Seat, TalkBlock, TalkMessage, TalkReport
+from helpers import clock_source
 
 
 class ReadOnlyMixin:
@@ -155,7 +155,7 @@ class TalkMessageAdmin(admin.ModelAdmin):
 
 
 def _hide(queryset) -> int:
-    now = timezone.now()
+    now = clock_source.now()
     TalkReport.objects.filter(message__in=queryset, handled_at__isnull=True).update(handled_at=now)
     return queryset.filter(hidden_at__isnull=True).update(hidden_at=now)
 

@@ -26,10 +26,7 @@ from helpers.text import refuse_control_characters
 
 
 class LongSelect(forms.Select):
-    """A list of many options (a move's lines: up to a few hundred), written here: Django's
-    Select renders a template for every option, which made the move form the dearest part
-    of a board page to render. The same markup (tests/games/test_forms.py), for lists
-    without option groups or option attributes."""
+    """Django's Select's markup for hundreds of options, without a template per option."""
 
     def render(self, name, value, attrs=None, renderer=None) -> SafeString:
         chosen = set(self.format_value(value))
@@ -46,12 +43,8 @@ class LongSelect(forms.Select):
 
 
 class OptionField(forms.TypedChoiceField):
-    """A choice among a move's options (a line, a crossing point), by number.
-
-    A value is checked against ``allowed()`` (the numbers the rules allow) alone; the
-    labels, hundreds of them, are built only when the list is shown (its choices are
-    given as a function), never for a move's POST.
-    """
+    """A choice among a move's options by number, checked against ``allowed()`` alone so
+    that a POST never builds the hundreds of labels."""
 
     widget = LongSelect
 
@@ -69,10 +62,8 @@ class OptionField(forms.TypedChoiceField):
 class MoveForm(forms.Form):
     """One turn for one seat: a start marker, one or two lines, or a pass.
 
-    Choices are the legal options of ``state`` for ``seat`` (a position), so the plain
-    form without JavaScript offers only what the rules allow; the board's script fills
-    the same fields when the player clicks the drawing. ``cleaned_data["move"]`` is the
-    engine's move. ``version`` is the game version the player saw.
+    Without JavaScript it offers only what the rules allow; the board's script fills the
+    same fields. ``cleaned_data["move"]`` is the engine's move.
     """
 
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
@@ -92,8 +83,7 @@ class MoveForm(forms.Form):
         board = state.board
         self.placing = state.phase == rules.PLACING
         self.first_line_ids = rules.legal_line_ids(state, seat) if not self.placing else []
-        # The second step without JavaScript: the first line is chosen, and only the lines
-        # the rules allow after it are offered.
+        # The second step without JavaScript.
         self.first_line = first_line if first_line in self.first_line_ids else None
         if self.first_line is not None:
             self.first_line_ids = [self.first_line]
@@ -105,10 +95,7 @@ class MoveForm(forms.Form):
         first_line_ids = set(self.first_line_ids)
         self.fields["line1"].allowed = lambda: first_line_ids
         self.fields["line2"].allowed = lambda: self.second_line_ids
-        # Labels only when shown. The second lines are only found when shown or when a
-        # second line is sent: a move of one line does not search what may follow each
-        # first line.
-        # Built once, when first shown (a rendered field lists its choices more than once).
+        # Labels, and second lines, are found only when shown (once), or when sent.
         self.fields["point"].choices = cache(
             lambda: (
                 [("", gettext("Choose a crossing point"))]
@@ -141,8 +128,7 @@ class MoveForm(forms.Form):
 
     @cached_property
     def second_line_ids(self) -> list[int]:
-        """The lines a second line of this turn may be: after the chosen first line, or
-        after any first line."""
+        """The lines a second line may be, after the chosen first line or any first line."""
         if self.first_line is not None:
             return rules.legal_second_line_ids(self.state, self.seat, self.first_line)
         found: set[int] = set()
@@ -152,10 +138,8 @@ class MoveForm(forms.Form):
         return sorted(found)
 
     def seconds_after(self, coloured: bool = False) -> dict[int, list[int]]:
-        """For each first line, the second lines the rules allow after it, when it is built
-        with coloured track or not: what the board's script offers once a first line is
-        picked (a second line may touch the network only through the first, or through
-        track the first joins to it)."""
+        """For each first line, the second lines the rules allow after it: what the board's
+        script offers once a first line is picked."""
         if coloured not in self._seconds:
             self._seconds[coloured] = {
                 line: rules.legal_second_line_ids(self.state, self.seat, line, coloured)
@@ -427,9 +411,7 @@ class BasePlayerFormSet(forms.BaseFormSet):
         return [f for f in self.forms if f.has_changed() and f.cleaned_data]
 
     def seat_specs(self, creator=None, creator_name: str = "") -> list[SeatSpec]:
-        """Every seat in play order, from a valid formset: the ``creator`` first when they
-        play (they have joined; named ``creator_name``, else by their account), then the
-        others; bots join at once, people are invited."""
+        """Every seat in play order, the ``creator`` first when they play."""
         specs = []
         if creator is not None:
             name = creator_name.strip() or creator.get_short_name() or creator.email
@@ -446,8 +428,7 @@ class BasePlayerFormSet(forms.BaseFormSet):
 
 
 def names_apart(specs: list[SeatSpec]) -> list[SeatSpec]:
-    """The seats with every name told apart: two "Strong bot"s become "Strong bot 1" and
-    "Strong bot 2" ("Won by Strong bot" must say which)."""
+    """The seats with every name told apart: "Won by Strong bot" must say which."""
     counts: dict[str, int] = {}
     for spec in specs:
         counts[spec.name] = counts.get(spec.name, 0) + 1

@@ -1,27 +1,15 @@
 """Signed links to a seat's board page.
 
-A seat link carries the game, the seat's position and the seat's ``link_nonce``, signed
-with a salt used for nothing else (so no other signed value of the site is accepted as a
-seat link, and a seat link is accepted as nothing else). Rotating the nonce revokes every
-link of the seat issued before. A link opens that one seat's board page: it never signs
-anyone into an account.
+A seat link signs the game, the position and the seat's ``link_nonce`` with a salt used
+for nothing else; rotating the nonce revokes every older link. A link opens that one
+seat's page: it never signs anyone into an account.
 
-A fresh link (mailed on request to the seat's address) carries the seat's
-``pending_link_nonce`` instead. It works beside the current link, and the first POST
-through it makes it the current one, which is when every older link dies. So someone who
-knows a player's address can have fresh links mailed to them, but cannot revoke the links
-the player uses.
-
-    seat_path(seat) -> "/s/<token>/"
-    seat_url(seat) -> settings.SITE_URL + seat_path(seat)
-    fresh_seat_url(seat) -> the absolute link with the seat's pending nonce
-    seat_for_token(token, use=False, read=read_seat) -> Seat, or raises BadLink; ``use``
-        (a POST) makes a fresh link the current one
-    rotate_link(seat) -> None: new nonce, every older link of the seat dies
-    replay_url(game) -> absolute URL of the game's replay page ("games:replay")
+A fresh link (mailed on request) carries the ``pending_link_nonce`` and becomes current
+on its first POST: so someone who knows a player's address can have fresh links mailed
+to them, but cannot revoke the links the player uses.
 """
 
-from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core import signing
@@ -35,13 +23,8 @@ SALT = "games.links.seat"
 
 
 class BadLink(signing.BadSignature):
-    """A seat link that is tampered with, revoked, or points to no seat.
-
-    ``reason`` says which: "tampered" (the signature does not check out: a forged,
-    truncated or foreign token), "missing" (the game or seat no longer exists) or
-    "revoked" (a newer link replaced it). For "revoked", ``seat`` is the seat the link
-    was for, so the page can offer to send a fresh one.
-    """
+    """A seat link that is "tampered", "missing" or "revoked" (``reason``); a revoked
+    link keeps its ``seat``, so the page can offer to send a fresh one."""
 
     def __init__(self, reason: str, seat: Seat | None = None) -> None:
         super().__init__(f"bad seat link: {reason}")
@@ -65,6 +48,12 @@ def seat_url(seat: Seat) -> str:
     return settings.SITE_URL + seat_path(seat)
 
 
+def play_again_url(seat: Seat) -> str:
+    """The absolute signed link to the page where ``seat``'s player may play again: a
+    page, whose button starts it."""
+    return settings.SITE_URL + reverse("games:play_again", args=[make_token(seat)])
+
+
 def url_with_nonce(seat: Seat, nonce: str) -> str:
     """The absolute link to ``seat`` with ``nonce`` (its current or its pending one)."""
     return settings.SITE_URL + reverse("games:seat", args=[make_token(seat, nonce)])
@@ -83,19 +72,17 @@ def read_seat(game_id: int, position: int) -> Seat | None:
     return next(iter(seats), None)
 
 
-def seat_for_token(
-    token: str,
-    *,
-    use: bool = False,
-    read: Callable[[int, int], Seat | None] = read_seat,
-) -> Seat:
-    """The seat a token opens, or BadLink (tampered, revoked or missing).
+@dataclass(frozen=True)
+class LinkKey:
+    """What a seat link's token says, once its signature holds."""
 
-    A fresh link's token opens the seat too; with ``use`` (the request is a POST through
-    it) it becomes the seat's current link, and every older link dies. ``read(game_id,
-    position)`` reads the seat, with its game and account (a board page reads its whole
-    table with it: games.pages.table_read).
-    """
+    game_id: int
+    position: int
+    nonce: str
+
+
+def read_token(token: str) -> LinkKey:
+    """The key a token carries, or BadLink("tampered")."""
     try:
         payload = signing.loads(token, salt=SALT)
         game_id, position, nonce = payload["g"], payload["s"], payload["n"]
@@ -103,9 +90,15 @@ def seat_for_token(
         raise BadLink("tampered") from exc
     if not isinstance(game_id, int) or not isinstance(position, int) or not isinstance(nonce, str):
         raise BadLink("tampered")
-    seat = read(game_id, position)
+    return LinkKey(game_id, position, nonce)
+
+
+def admit(seat: Seat | None, key: LinkKey, *, use: bool = False) -> Seat:
+    """``seat`` if ``key``'s nonce opens it, else BadLink; with ``use`` (a POST) a fresh
+    link becomes the current one, and every older link dies."""
     if seat is None:
         raise BadLink("missing")
+    nonce = key.nonce
     if constant_time_compare(seat.link_nonce, nonce):
         return seat
     if seat.pending_link_nonce and constant_time_compare(seat.pending_link_nonce, nonce):
@@ -122,17 +115,23 @@ def seat_for_token(
     raise BadLink("revoked", seat)
 
 
+def seat_for_token(token: str, *, use: bool = False) -> Seat:
+    """The seat a token opens, with its game and account, or BadLink."""
+    key = read_token(token)
+    return admit(read_seat(key.game_id, key.position), key, use=use)
+
+
 def start_fresh_link(seat: Seat) -> None:
-    """Give ``seat`` a pending link nonce, unless it has one already (then the same fresh
-    link is mailed again). Must run inside the transaction that mails it."""
+    """Give ``seat`` a pending link nonce unless it has one; run it in the transaction
+    that mails it."""
     if not seat.pending_link_nonce:
         seat.pending_link_nonce = new_link_nonce()
         seat.save(update_fields=["pending_link_nonce"])
 
 
 def rotate_link(seat: Seat) -> None:
-    """Give ``seat`` a new link nonce: every link issued before stops working, a fresh
-    link not yet used too."""
+    """Give ``seat`` a new link nonce: every link issued before dies, fresh ones too."""
+
     seat.link_nonce = new_link_nonce()
     seat.pending_link_nonce = ""
     seat.save(update_fields=["link_nonce", "pending_link_nonce"])

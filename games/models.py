@@ -5,11 +5,11 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
-from django.utils import timezone
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games import rules
+from helpers import clock_source
 
 # Events of a seat's clock (vacations), recorded by games.services. They start no turn.
 
@@ -46,7 +46,7 @@ class Game(models.Model):
     # rules engine reads; these copies are for queries and the admin.
     board = models.CharField(max_length=32)
     options = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(default=clock_source.now)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -92,30 +92,32 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=0, help_text=_("The seq of the last event."))
     scores = models.JSONField(default=list, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    # A digest of the whole event log (games.derived.projection.log_digest): the key of every copy
-    # derived from the log (games.derived.snapshots), which no other log can have.
+    # Keys every copy derived from the log, so no other log's copy is ever taken for it.
     log_digest = models.CharField(max_length=64, blank=True, editable=False)
-    # Not a projection: when the minute scan next looks at the turn for a reminder. The
-    # write path sets it to the turn's first reminder (reminder_moments()); the reminder
-    # task moves it on to the next one, or empties it.
+    # Not a projection: the turn's next reminder, moved on by the reminder task.
     remind_at = models.DateTimeField(null=True, blank=True, editable=False)
-    # Random, so that no other game (on this server, another, or after a restore into a
-    # new database) ever shares it: the root every email of the game refers to, so that
-    # mail clients thread them together.
+    # The root every email of the game refers to, so mail clients thread them; random, so
+    # no other game (another server, a restore) ever shares it.
     thread_token = models.CharField(
         max_length=32, unique=True, default=new_thread_token, editable=False
     )
-    # When the game's latest table-talk message was written (games.services.talk sets it with the
-    # message): an email about a game nobody has talked in needs no look for talk.
+    # An email about a game nobody has talked in then needs no query for talk.
     last_talk_at = models.DateTimeField(null=True, blank=True, editable=False)
-    # Whether the table may have a channel besides email (notifications.channel_settings
-    # sets it): a move asks for the table's channel only then.
+    # A move asks for the table's channel only when this is set.
     has_channel = models.BooleanField(default=False, editable=False)
+    # "Play again": one to one, so a second press finds the successor rather than making another.
+    follows = models.OneToOneField(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="successor",
+        editable=False,
+    )
 
     class Meta:
         indexes = [
-            # The every-minute scans read only games with a deadline, or a reminder, to
-            # come (an index scan up to now, however many games there are).
+            # The minute scans read only games with a deadline or reminder to come.
             models.Index(
                 fields=["deadline"],
                 condition=models.Q(deadline__isnull=False),
@@ -147,9 +149,8 @@ class Game(models.Model):
         }
 
     def reminder_moments(self) -> list[datetime]:
-        """When the player to move is reminded this turn, earliest first: ``reminder_hours``
-        before the deadline, those that fit in a turn (24 hours' notice of a 12-hour move
-        would arrive as the turn begins)."""
+        """When the player to move is reminded this turn, earliest first; only reminders that
+        fit in a turn, as one longer than the turn would arrive as it begins."""
         if self.deadline is None:
             return []
         allowed = self.time_per_move or timedelta(0)
@@ -157,22 +158,18 @@ class Game(models.Model):
         return sorted(self.deadline - timedelta(hours=h) for h in hours)
 
     def engine_events(self) -> list[dict]:
-        """Return the whole event log in the form the rules engine replays."""
         return [event.as_engine_event() for event in self.events.order_by("seq")]
 
     def moved_since(self, version: int) -> bool:
-        """Whether the board changed after ``version``: a move or a new round was recorded
-        (clock, seat and consent events change no position; a take-back does)."""
+        """Whether the board changed after ``version`` (a take-back does; clock, seat and
+        consent events do not)."""
         return self.events.filter(
             seq__gt=version,
             type__in=[*rules.MOVE_EVENTS, rules.ROUND_STARTED, rules.TURN_TAKEN_BACK],
         ).exists()
 
     def seat_names(self) -> list[str]:
-        """The players' names in play order (seat 0 first), as records and emails list them.
-
-        Reads the seats prefetched with the game, if they were (``prefetch_related("seats")``).
-        """
+        """The players' names in play order; uses prefetched seats when there are any."""
         return [seat.name for seat in sorted(self.seats.all(), key=lambda seat: seat.position)]
 
 
@@ -202,35 +199,31 @@ class Seat(models.Model):
     )
     # Part of every signed link to this seat; replacing it revokes all old links.
     link_nonce = models.CharField(max_length=32, default=new_link_nonce)
-    # The nonce of a fresh link mailed on request. It opens the seat beside the current
-    # one and replaces it at the first POST through it: asking for a fresh link (which
-    # anyone who knows the address can do) never kills the player's links by itself.
+    # A fresh link mailed on request replaces the old ones only at its first POST: anyone
+    # who knows the address may ask, and that alone must not kill the player's links.
     pending_link_nonce = models.CharField(max_length=32, blank=True, default="")
     joined_at = models.DateTimeField(
         null=True, blank=True, help_text=_("When the player took the seat; empty while invited.")
     )
-    # Said by the board page with a POST while it is visible (a GET, a mail scanner or a
-    # tab in the background never counts): a your-turn email for a position the player
-    # has already seen is not sent.
+    # A declined seat waits as an unanswered invitation does, for the creator to act.
+    declined_at = models.DateTimeField(
+        null=True, blank=True, help_text=_("When the invited player declined; empty otherwise.")
+    )
+    # Set only by a POST from a visible board page (never a mail scanner's GET), so a
+    # your-turn email for a position already seen is not sent.
     seen_version = models.PositiveIntegerField(
         default=0, help_text=_("The game version the player last saw on their board page.")
     )
-    # The zone the player's browser reported on their board page: deadlines are shown in
-    # it to a player without an account (an account's own choice comes first).
+    # Deadlines are shown in it to a player without an account.
     browser_time_zone = models.CharField(max_length=64, blank=True)
-    # The language chosen on the board page by a player who has only links (an account's
-    # own choice comes first; empty: the game's).
+    # For a player with only links; an account's choice comes first, empty means the game's.
     language = models.CharField(max_length=8, blank=True, choices=settings.LANGUAGES)
-    # The player muted this game: no notices of it on any channel but those of their own
-    # turn (games.services.mutes; notifications.emails reads it).
     notices_muted = models.BooleanField(
         default=False, help_text=_("No news of this game but the player's own turn.")
     )
-    # Whether the player may have channels besides email (notifications.channel_settings
-    # sets it): a move reads it with the table and asks for channels only then.
+    # A move asks for the seat's channels only when this is set.
     has_channels = models.BooleanField(default=False, editable=False)
-    # Whether the seat has a build plan (a Plan row, holding or stopped and not yet told):
-    # read with the table, so a move asks about plans only where there is one.
+    # A move asks about plans only where there is one (holding, or stopped and not yet told).
     has_plan = models.BooleanField(default=False, editable=False)
 
     class Meta:
@@ -239,7 +232,6 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["game", "position"], name="games_seat_unique_position"),
         ]
         indexes = [
-            # A player's seats by address: the next game waiting for them, their digest.
             models.Index(fields=["email"], name="games_seat_email"),
         ]
 
@@ -267,17 +259,15 @@ class EventQuerySet(models.QuerySet):
 class Event(models.Model):
     """One entry in a game's history. Written once, never changed or removed.
 
-    ``data`` holds the engine's event without its "type" (a column of its own) and
-    without "seq" (also a column).
+    ``data`` holds the engine's event without "type" and "seq", which are columns.
     """
 
-    # No index of its own: the unique (game, seq) below serves every lookup by game, and
-    # one index fewer is one write fewer for each event a move appends.
+    # No index of its own: the unique (game, seq) serves it, one write fewer per event.
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
     seq = models.PositiveIntegerField()
     type = models.CharField(max_length=40)
     data = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(default=clock_source.now)
 
     objects = EventQuerySet.as_manager()
 
@@ -289,8 +279,7 @@ class Event(models.Model):
             models.UniqueConstraint(fields=["game", "seq"], name="games_event_unique_seq"),
         ]
         indexes = [
-            # A seat's clock events (vacations), read by the deadline's projection and by
-            # the minute scan's "is this clock paused?": a few rows, not the whole log.
+            # Clock events, read by the deadline and the minute scan: a few rows, not the log.
             models.Index(
                 fields=["game", "seq"],
                 condition=models.Q(type__in=rules.CLOCK_EVENTS),
@@ -322,11 +311,10 @@ class Event(models.Model):
 
 
 class TalkMessage(models.Model):
-    """A short message from one player to the others at the table (table talk).
+    """A short message from one player to the others at the table.
 
-    It belongs to the game's players: never shown on the public pages of a finished game,
-    never in its public record. Staff may hide one (it stays, for the record of what was
-    reported).
+    Never on a finished game's public pages or record. Hidden by staff, it stays, as the
+    record of what was reported.
     """
 
     class Via(models.TextChoices):
@@ -337,7 +325,7 @@ class TalkMessage(models.Model):
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="talk")
     text = models.TextField()
     via = models.CharField(max_length=8, choices=Via.choices, default=Via.BOARD)
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(default=clock_source.now)
     hidden_at = models.DateTimeField(
         null=True, blank=True, help_text=_("When staff hid it; players no longer see it.")
     )
@@ -370,7 +358,7 @@ class TalkReport(models.Model):
 
     message = models.ForeignKey(TalkMessage, on_delete=models.CASCADE, related_name="reports")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="talk_reports")
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(default=clock_source.now)
     handled_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -387,19 +375,17 @@ class TalkBlock(models.Model):
 
     address = models.EmailField(unique=True)
     reason = models.TextField(blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(default=clock_source.now)
 
     def __str__(self) -> str:
         return self.address
 
 
 class Plan(models.Model):
-    """A seat's build plan: its standing order for its next turns (games.rules.plans).
+    """A seat's build plan: its standing order for its next turns.
 
-    Private to its seat like its hand, and never in the log: it is kept with the version
-    and digest of the log it was set at (as snapshots are keyed), so a plan set on a log
-    that is no longer the game's (a database restored from an older backup) never plays.
-    One per seat; a stopped plan keeps its reason until the next one replaces it.
+    Private like a hand, so never in the log; keyed by the log's version and digest, so a
+    plan set on a log no longer the game's (a restored backup) never plays.
     """
 
     class Form(models.TextChoices):
@@ -418,9 +404,8 @@ class Plan(models.Model):
     slack = models.IntegerField(null=True, blank=True)
     version = models.PositiveIntegerField()
     log_digest = models.CharField(max_length=64)
-    set_at = models.DateTimeField(default=timezone.now)
-    # Empty while the plan holds; once it stops, why (games.services.plans' reasons) and
-    # at which version of the log.
+    set_at = models.DateTimeField(default=clock_source.now)
+    # Empty while the plan holds; once it stops, why and at which version.
     stopped = models.CharField(max_length=16, blank=True)
     stopped_version = models.PositiveIntegerField(null=True, blank=True)
 

@@ -5,52 +5,48 @@ import logging
 from datetime import datetime
 
 from celery import shared_task
-from django.utils import timezone
 
 from accounts.models import User
 from games.models import Seat
 from games.services import autoplay, clock
+from games.services.event_log import seats_at_table
+from helpers import clock_source
 from helpers.broker import queue_each
 
 log = logging.getLogger(__name__)
 
-# Bot turns per task run. With a worker, a table of bots moves on in batches of this many,
-# each batch a new task, so one game never holds a worker for long.
+# Batches, each a new task, so one game never holds a worker for long.
 BOT_TURNS_PER_TASK = 20
-# Run in-process (no broker), a task cannot queue its follow-up without recursing: it
-# plays on in its loop instead, up to a whole game (far more turns than any real game).
+# In-process (no broker) a task cannot queue its follow-up without recursing: it loops.
 BOT_TURNS_IN_PROCESS = 2000
 
 
 @shared_task(bind=True, acks_late=True, ignore_result=True)
 def play_bot_turn(self, game_id: int, version: int) -> int:
-    """Play the bot turns due in game ``game_id`` at ``version``; return how many.
-
-    Does nothing if the game has moved on or no bot is to move.
-    """
+    """Play the bot turns due in game ``game_id`` at ``version``; return how many."""
     eager = bool(self.request.is_eager)
     limit = BOT_TURNS_IN_PROCESS if eager else BOT_TURNS_PER_TASK
     played, game = autoplay.play_bot_turns(game_id, version, limit=limit)
-    if not eager and played == limit and game is not None and autoplay.turn_to_play(game):
+    if (
+        not eager
+        and played == limit
+        and game is not None
+        and autoplay.turn_to_play(game, seats_at_table(game))
+    ):
         play_bot_turn.delay(game.pk, game.version)
     return played
 
 
 def _moment(now: str | None) -> datetime:
-    return datetime.fromisoformat(now) if now else timezone.now()
+    return datetime.fromisoformat(now) if now else clock_source.now()
 
 
 @shared_task
 def scan_clock(now: str | None = None) -> dict[str, int]:
-    """Every minute: hand each vacation that has run out, each clock to pause (a game
-    begun during a vacation) and each game whose deadline has passed to its own task.
-    ``now`` (ISO 8601) is for tests.
-
-    The scan only reads (index scans of the few rows concerned); the tasks append the
-    events, play the bots and write the emails.
-    """
+    """Hand each vacation run out, clock to pause and deadline passed to its own task; the
+    scan only reads. ``now`` (ISO 8601) is for tests."""
     moment = _moment(now)
-    clock.record_scan(timezone.now())
+    clock.record_scan(clock_source.now())
     at = moment.isoformat()
     report = {}
     ended = clock.ended_vacations(moment)
@@ -73,9 +69,8 @@ def _queue(task, ids: list[int], at: str) -> None:
 
 @shared_task(acks_late=True)
 def end_vacation(user_id: int, now: str | None = None) -> bool:
-    """End account ``user_id``'s vacation if it has run out at ``now`` (a vacation begun
-    since the scan saw it run out is left alone); its clocks run again from when it ran
-    out. Running it twice ends it once."""
+    """End account ``user_id``'s vacation if it has run out at ``now`` (one begun since the
+    scan is left alone). Running it twice ends it once."""
     moment = _moment(now)
     user = User.objects.filter(pk=user_id, vacation_until__lte=moment).first()
     if user is None:

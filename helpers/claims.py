@@ -1,23 +1,8 @@
-"""A claim on one row and the rows that go with it, written in one statement.
+"""A conditional UPDATE of one row and the inserts that go with it, as one atomic write.
 
-A move is appended only if its game is still at the version the move was decided on: a
-conditional UPDATE of the game's row claims it, and the events and the outbox rows they
-cause are inserted only if that claim held. Through the ORM that takes a statement for
-each table, and a savepoint for each row that may be there already (an email written
-before). On PostgreSQL, ``claim_and_insert`` sends all of it as one statement, the inserts
-as data-modifying WITH queries that read the claim's RETURNING: one round trip, no
-savepoint. Other databases take the same writes through the ORM.
-
-    claimed = claim_and_insert(
-        Claim(game, fields=("version", "status"), expected={"version": 157}),
-        rows=events,                    # a duplicate raises IntegrityError
-        rows_unless_present=messages,   # a duplicate is skipped and keeps no primary key
-    )
-
-It is atomic by itself, one verb whatever the database: on PostgreSQL outside a
-transaction the one statement needs no BEGIN and COMMIT (two round trips fewer); inside
-the caller's transaction, or through the ORM, it joins or opens one. Either way the rows
-it inserts get their primary keys, as ``bulk_create`` gives them.
+On PostgreSQL it is one statement (the inserts are WITH queries reading the claim's
+RETURNING), so a move costs one round trip; other databases use the ORM. Either way
+each inserted row gets its key and a ``post_save``, so receivers need not know who wrote it.
 """
 
 from __future__ import annotations
@@ -28,12 +13,12 @@ from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.db.models import Model
+from django.db.models.signals import post_save
 
 
 @dataclass(frozen=True)
 class Claim:
-    """An UPDATE of ``instance``'s row, writing its ``fields`` (as the instance holds
-    them), that holds only if the row's columns still have the ``expected`` values."""
+    """An UPDATE of ``instance``'s ``fields`` that holds only if the row still has ``expected``."""
 
     instance: Model
     fields: Sequence[str]
@@ -47,22 +32,34 @@ def claim_and_insert(
     *,
     using: str = DEFAULT_DB_ALIAS,
 ) -> bool:
-    """Write ``claim``; if it held, insert ``rows`` (new model instances) and those of
-    ``rows_unless_present`` that no unique constraint finds written already. Returns
-    whether the claim held; if it did not, nothing is written.
+    """Write ``claim``; if it held, insert ``rows`` and the new ones of
+    ``rows_unless_present``. Return whether it held.
 
-    Atomic by itself: a duplicate among ``rows`` raises IntegrityError and writes nothing.
-    Inside the caller's transaction it takes a savepoint, so the caller may go on.
+    A duplicate among ``rows`` raises IntegrityError and writes nothing.
     """
     rows, optional = list(rows), list(rows_unless_present)
     connection = connections[using]
     if connection.vendor == "postgresql" and not connection.in_atomic_block:
-        return _in_one_statement(connection, claim, rows, optional)
-    # Inside the caller's transaction, a savepoint: a duplicate leaves it usable.
-    with transaction.atomic(using=using):
-        if connection.vendor == "postgresql":
-            return _in_one_statement(connection, claim, rows, optional)
-        return _through_the_orm(using, claim, rows, optional)
+        claimed = _in_one_statement(connection, claim, rows, optional)
+    else:
+        # Inside the caller's transaction, a savepoint: a duplicate leaves it usable.
+        with transaction.atomic(using=using):
+            if connection.vendor == "postgresql":
+                claimed = _in_one_statement(connection, claim, rows, optional)
+            else:
+                claimed = _through_the_orm(using, claim, rows, optional)
+    if claimed:
+        for row in [*rows, *optional]:
+            if row.pk is not None:  # a skipped duplicate has none
+                post_save.send(
+                    sender=type(row),
+                    instance=row,
+                    created=True,
+                    update_fields=None,
+                    raw=False,
+                    using=using,
+                )
+    return claimed
 
 
 def _through_the_orm(using: str, claim: Claim, rows: list[Model], optional: list[Model]) -> bool:
@@ -101,16 +98,14 @@ def _in_one_statement(connection, claim: Claim, rows: list[Model], optional: lis
             params.append(meta.get_field(name).get_db_prep_value(value, connection))
     shape = (model, tuple(claim.fields), tuple(claim.expected), tuple(nulls))
     parts = [_built(connection, _claim_sql, *shape)]
-    # Each insert reads the claim: nothing is inserted unless it held. RETURNING gives the
-    # new keys in the order of the VALUES, as bulk_create relies on.
+    # RETURNING gives the new keys in the order of the VALUES, as bulk_create relies on.
     inserts = []  # (CTE name, the rows it inserts)
     for model, group in _by_model(rows).items():
         name = f"inserted_{len(inserts)}"
         parts.append(f"{name} AS ({_insert(connection, model, group, params)})")
         inserts.append((name, group))
     for row in optional:
-        # One WITH query for each: a skipped duplicate returns no key, and every other row
-        # still gets its own.
+        # One WITH query each, so a skipped duplicate does not shift the others' keys.
         name = f"inserted_{len(inserts)}"
         insert = _insert(connection, type(row), [row], params, "ON CONFLICT DO NOTHING")
         parts.append(f"{name} AS ({insert})")
@@ -133,8 +128,7 @@ def _in_one_statement(connection, claim: Claim, rows: list[Model], optional: lis
 
 
 def _claim_sql(connection, model, fields, expected, nulls) -> str:
-    """The WITH query of a claim: an UPDATE of ``fields`` of one row whose ``expected``
-    columns hold the values given (NULL where ``nulls`` says)."""
+    """The WITH query of a claim (``nulls``: which expected values are NULL)."""
     quote = connection.ops.quote_name
     meta = model._meta
     sets = []
@@ -154,10 +148,7 @@ def _claim_sql(connection, model, fields, expected, nulls) -> str:
 def _insert(
     connection, model: type[Model], group: list[Model], params: list[Any], conflict: str = ""
 ) -> str:
-    """An INSERT of ``group`` into ``model``'s table if the claim held, its values added to
-    ``params``; it returns the new rows' keys as ``pk``. ``conflict``: its ON CONFLICT
-    clause, if any."""
-    # New rows: the database numbers them, unless every one has its key already.
+    """An INSERT of ``group`` if the claim held, its values added to ``params``."""
     numbered = all(row.pk is not None for row in group)
     fields, into, row_sql, pk = _built(connection, _insert_columns, model, numbered)
     for row in group:
@@ -170,8 +161,7 @@ def _insert(
 
 
 def _insert_columns(connection, model: type[Model], numbered: bool) -> tuple[list, str, str, str]:
-    """The fields an INSERT into ``model``'s table writes, its INSERT INTO clause, a row of
-    placeholders and the quoted key column."""
+    """The fields, INSERT INTO clause, row of placeholders and key column for ``model``."""
     quote = connection.ops.quote_name
     meta = model._meta
     fields = [field for field in meta.concrete_fields if numbered or field is not meta.pk]
@@ -180,8 +170,7 @@ def _insert_columns(connection, model: type[Model], numbered: bool) -> tuple[lis
     return fields, f"INSERT INTO {quote(meta.db_table)} ({columns})", row_sql, quote(meta.pk.column)
 
 
-# SQL built once per process, database and shape: Django works out a column's type anew
-# each time it is asked, which took longer than the rest of building the statement.
+# SQL built once per shape: Django works out a column's type anew each time it is asked.
 _BUILT: dict[tuple, Any] = {}
 
 

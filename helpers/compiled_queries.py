@@ -1,18 +1,8 @@
 """Queries whose SQL the ORM builds once per process, for the hottest reads.
 
-Django builds a query's SQL anew each time it runs it. For a read of a few rows through an
-index, that takes longer than the database takes to answer: a seat with its game and
-account costs about 0.5 ms to build and 0.3 ms to run. A ``CompiledQuery`` has the ORM
-build the SQL once, then runs that same SQL with each call's values and converts what
-comes back as the queryset itself would (each column through its field's converters).
-
-    seats = CompiledQuery(lambda game: Seat.objects.filter(game_id=game).values_list("name"))
-    seats.rows(game=12)  # [("Ann",), ("Bob",)]
-
-The queryset must be a ``values_list()`` one, and its parameters integers (ids,
-positions). Which placeholders a parameter fills is found by building the SQL twice with
-two different values: they must give the same SQL, differing only in those placeholders'
-values.
+For a few rows through an index, Django building the SQL costs more than the database's
+answer. A ``CompiledQuery`` builds a ``values_list()`` query twice with probe integers to
+find each parameter's placeholders, then reruns that SQL with new values.
 """
 
 from __future__ import annotations
@@ -25,8 +15,7 @@ from typing import Any
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import QuerySet
 
-# The values the SQL is built with, a pair for each parameter. Within every integer field's
-# range: Django builds no SQL for a filter on a value its column cannot hold.
+# Within every integer field's range: Django builds no SQL for a value a column cannot hold.
 _PROBE = 10_007
 
 
@@ -39,12 +28,10 @@ class _Compiled:
 
 
 class CompiledQuery:
-    """A ``values_list()`` queryset built once per process and database, run with new
-    integer values for its parameters."""
+    """A ``values_list()`` queryset built once, run with new integer values."""
 
     def __init__(self, build: Callable[..., QuerySet], using: str = DEFAULT_DB_ALIAS) -> None:
-        """``build(**values)`` returns the queryset for those values (keyword arguments,
-        each an integer); it runs on the database ``using``."""
+        """``build(**values)`` returns the queryset for those integer values."""
         self.build = build
         self.using = using
         self.compiled: dict[tuple[str, ...], _Compiled] = {}
@@ -83,8 +70,7 @@ class CompiledQuery:
         return converted
 
     def compile(self, names: tuple[str, ...]) -> _Compiled:
-        """Build the SQL twice, with two sets of probe values, and find each parameter's
-        placeholders where the two differ."""
+        """Find each parameter's placeholders where two builds with probe values differ."""
         first = {name: _PROBE + 2 * n for n, name in enumerate(names)}
         second = {name: value + 1 for name, value in first.items()}
         queryset = self.build(**first)

@@ -1,9 +1,7 @@
-"""Text helpers: text people type that ends up in email headers (names and game titles),
-and lists of names in a sentence in the active language ("Ada, Bob and Cy").
+"""Text people type that ends up in email headers, and lists of names in a sentence.
 
-A line break in a header is how a header is injected (and Django refuses to build such an
-email at all), so forms refuse control characters, and whatever builds a header (a
-subject, a display name) removes them as well, for text that came in some other way.
+A line break in a header injects another, so forms refuse control characters and header
+builders remove them from text that came in some other way.
 """
 
 import unicodedata
@@ -12,8 +10,7 @@ from collections.abc import Iterable
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 
-# Cc: the C0 and C1 controls (line feed, carriage return, tab, escape, NUL...); Zl and Zp:
-# the Unicode line and paragraph separators, which some mail software also breaks on.
+# Zl and Zp too: some mail software breaks lines on them.
 CONTROL_CATEGORIES = frozenset({"Cc", "Zl", "Zp"})
 
 
@@ -31,8 +28,7 @@ def refuse_control_characters(value: str) -> None:
 
 
 def one_line(text: str) -> str:
-    """``text`` safe for an email header: each control character becomes a space, and
-    runs of spaces one space."""
+    """``text`` safe for an email header: controls and runs of spaces become one space."""
     return " ".join("".join(" " if is_control(c) else c for c in text).split())
 
 

@@ -1,8 +1,8 @@
 from django.contrib import admin, messages
-from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from helpers import clock_source
 from notifications import channels, outbox, tasks
 from notifications.models import Channel, ChannelNotice, InboundMail, Message, Suppression
 
@@ -27,7 +27,7 @@ class MessageAdmin(admin.ModelAdmin):
         was_sending = queryset.filter(status=Message.Status.SENDING).count()
         ids = outbox.requeue(queryset.values_list("pk", flat=True))
         for pk in ids:
-            tasks.deliver_after_commit(pk, timezone.now())
+            tasks.deliver_after_commit(pk, clock_source.now())
         self.message_user(
             request,
             ngettext("%(count)s email queued again.", "%(count)s emails queued again.", len(ids))

@@ -7,4 +7,7 @@ class NotificationsConfig(AppConfig):
     name = "notifications"
 
     def ready(self) -> None:
-        from notifications import receivers  # noqa: F401  (connects the signal receivers)
+        from notifications import (  # noqa: F401  (connects the signal receivers)
+            decline_mail,
+            receivers,
+        )

@@ -1,17 +1,9 @@
 """A picture of the board for an email, drawn for its recipient when the email leaves.
 
-The board page's own drawing (games.pages.drawing) is rendered to PNG by resvg (resvg-py: no
-browser, no system libraries), with the page's stylesheet and only the font the project
-installs (Debian's DejaVu Sans, scripts/install-system-deps): the same position gives the
-same bytes on every machine. Pillow then cuts it to a small palette, so that even a late
-six-player TransEuropa position stays under ``MAX_BYTES``.
-
-A phone shows the picture about 390 pixels wide, too small for the whole board's names:
-so the picture is the reader's part of the board (around their network) large on top,
-and the whole board small under it with that part framed.
-
-Hidden information: the picture marks only the cities its recipient may see (their own
-hand while a round runs; every hand once it is scored), as the board page does.
+The board page's drawing goes through resvg with one installed font, so a position gives
+the same bytes everywhere, and a small palette keeps it under ``MAX_BYTES``. A phone shows
+it too narrow for the whole board's names, so the reader's part comes large on top and
+the whole board small below. Only cities the recipient may see are marked.
 """
 
 from __future__ import annotations
@@ -46,17 +38,14 @@ class NoFont(RuntimeError):
 
 @cache
 def stylesheet() -> str:
-    """The board page's styles, with the site's colour variables written out (the
-    renderer knows no CSS variables)."""
+    """The board page's styles with the colour variables written out (resvg knows none)."""
     site = Path(finders.find("css/site.css")).read_text()
     board = Path(finders.find("games/board.css")).read_text()
     values = dict(re.findall(r"(--[\w-]+)\s*:\s*([^;]+);", site))
     return re.sub(r"var\((--[\w-]+)\)", lambda m: values.get(m[1], "#000"), board)
 
 
-# The reader's part of the board, in drawing units (40 between neighbouring points): a
-# city's name (9 units high) is then over 10 pixels high when the picture is shown 390
-# pixels wide, a phone's mail app's width.
+# In drawing units: city names stay over 10 pixels high on a 390-pixel phone.
 DETAIL_WIDTH = 330
 DETAIL_HEIGHT = 230
 OVERVIEW_WIDTH = 300  # the whole board, small, under the reader's part
@@ -75,9 +64,8 @@ class Region:
 
 
 def detail_region(state: rules.GameState, viewer: int) -> Region:
-    """The reader's part of the board: centred on their network (their start marker and
-    the track it reaches), or on their own cities before the marker is placed; inside
-    the board. Only the reader's own facts choose it: no other hand moves it."""
+    """The reader's part of the board, centred on their network or cities: only the
+    reader's own facts choose it, so it gives away no other hand."""
     board = state.board
     pos, width, height = layout(board)
     points = sorted(rules.network(state, viewer))
@@ -115,10 +103,7 @@ def picture(
     marked_cities: Iterable[str] | None = None,
     seat_names: Sequence[str] = (),
 ) -> bytes:
-    """The PNG of ``state`` as ``viewer`` may see it: their cities marked (or
-    ``marked_cities``, when every hand is public), ``highlight`` drawn out. On top, the
-    reader's part of the board large enough to read on a phone; under it, the whole
-    board small, the part above framed on it."""
+    """The PNG of ``state`` as ``viewer`` may see it, ``highlight`` drawn out."""
     if not FONT.exists():
         raise NoFont(f"{FONT} is missing: run scripts/install-system-deps")
     svg = board_svg(
@@ -148,8 +133,7 @@ def picture(
         colors=COLOURS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
     )
     out = io.BytesIO()
-    # zlib's default level: written 7 times faster than at its highest (4 ms, not 29, for
-    # the largest board) for 5 % more bytes, far under MAX_BYTES.
+    # zlib's default level: far faster than its highest, for a few more bytes.
     small.save(out, format="PNG", compress_level=6)
     return out.getvalue()
 

@@ -1,14 +1,10 @@
 """The outbox of channels besides email: which notices go where, and their delivery.
 
-A notice is a ChannelNotice row, written with the events that cause it (the write path
-inserts it with them, as it does an email's row: games.signals.events_recorded), unique per
-(channel, game, event, kind). Delivery claims a row by one conditional UPDATE (pending ->
-sending), builds its text then (notifications.channels: public words; a personal one may
-carry the seat's link), and sends it through Apprise; a failure sends it back to pending
-with the email outbox's backoff, up to MAX_ATTEMPTS; a row left "sending" by a worker that
-died is never sent again. The rules of email apply alike: no your-turn notice for a
-position the player has seen or that has moved on, none for a digest reader, none of a
-muted game's news. A channel that keeps failing is turned off, and its owner told by email.
+A ChannelNotice row is written with the events that cause it, claimed by one conditional
+UPDATE, and its text built only then, so it says the newest facts; a row left "sending" by
+a dead worker is never sent again. The rules of email apply alike (grace, seen, digest
+readers, muted games, quiet hours for a player's own notices); a channel that keeps
+failing is turned off, and its owner told by email.
 """
 
 from __future__ import annotations
@@ -17,15 +13,18 @@ import logging
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db.models import F, Q
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext
 
 from games import links, rules
 from games.derived import snapshots
 from games.models import Event, Game, Seat
+from games.services.clock import quiet_hours_end
 from games.words import narration
 from games.words.languages import language_for
+from helpers import clock_source
 from notifications import channels, digests, emails
 from notifications.models import Channel, ChannelNotice
 from notifications.outbox import MAX_ATTEMPTS, backoff
@@ -44,11 +43,9 @@ TEST_EVERY = timedelta(minutes=1)
 
 
 def personal_channels(seat: Seat) -> list[Channel]:
-    """The confirmed, active channels of ``seat``'s player: the seat's own and their
-    account's."""
+    """The confirmed, active channels of ``seat``'s player: the seat's and the account's."""
     if seat.is_bot or not seat.email or not seat.has_channels:
         return []  # the usual case, known from the row the move read: no query
-    # The seat's own, and its account's (the seat's, or the account at the seat's address).
     mine = Q(seat=seat) | Q(user__email__iexact=seat.email)
     if seat.user_id:
         mine |= Q(user_id=seat.user_id)
@@ -62,10 +59,9 @@ def table_channels(game: Game) -> list[Channel]:
 
 
 def notices_for(game: Game, state, events: Sequence[Event], seats: Sequence[Seat]) -> list:
-    """The channel notices ``events`` cause: rows, unwritten (the write path inserts them
-    with the events)."""
+    """The channel notices ``events`` cause: rows, unwritten."""
     rows = []
-    now = timezone.now()
+    now = clock_source.now()
 
     def notice(channel, kind, event, seat=None, **facts):
         rows.append(
@@ -103,18 +99,51 @@ def notices_for(game: Game, state, events: Sequence[Event], seats: Sequence[Seat
     version = events[-1].seq
     for channel in table:
         notice(channel, TABLE_TURN, f"v{version}", version=version)
-    seat = seats[state.seat_to_move]
-    if seat.is_bot or seat.autopilot or digests.reads_digest(seat):
-        return rows
-    for channel in personal_channels(seat):
-        notice(channel, YOUR_TURN, f"v{version}", seat, version=version)
     return rows
 
 
+def your_turn_notices(game: Game, seat: Seat, version: int) -> list[ChannelNotice]:
+    """The your-turn notices of ``seat``'s own channels at ``version``: rows, unwritten;
+    they wait the email's grace, so a player who has seen the board by then gets none."""
+    due = clock_source.now() + timedelta(seconds=settings.RAILMAIL_TURN_EMAIL_GRACE)
+    return [
+        ChannelNotice(
+            channel=channel,
+            game=game,
+            seat=seat,
+            kind=YOUR_TURN,
+            event=f"v{version}",
+            facts={"version": version},
+            next_attempt_at=due,
+        )
+        for channel in personal_channels(seat)
+    ]
+
+
+def your_turn_after_a_look(game: Game, seat: Seat, version: int) -> list[ChannelNotice]:
+    """The player looked on their turn, dropping the notice still waiting its grace: as
+    with email, their channels hear of the turn later unless they move."""
+    due = clock_source.now() + emails.SEEN_BUT_NOT_PLAYED
+    written = []
+    for channel in personal_channels(seat):
+        row, _new = ChannelNotice.objects.get_or_create(
+            channel=channel,
+            game=game,
+            kind=YOUR_TURN,
+            event=f"v{version}-seen",
+            defaults={
+                "seat": seat,
+                "facts": {"version": version, "after_a_look": True},
+                "next_attempt_at": due,
+            },
+        )
+        written.append(row)
+    return written
+
+
 def deliver(notice_id: int, now: datetime | None = None) -> str:
-    """Send notice ``notice_id`` if it is pending and due; return how it ended. Running it
-    twice sends once."""
-    now = now or timezone.now()
+    """Send notice ``notice_id`` if it is pending and due; how it ended. Twice sends once."""
+    now = now or clock_source.now()
     claimed = ChannelNotice.objects.filter(
         pk=notice_id, status=ChannelNotice.Status.PENDING, next_attempt_at__lte=now
     ).update(status=ChannelNotice.Status.SENDING, attempts=F("attempts") + 1)
@@ -122,12 +151,21 @@ def deliver(notice_id: int, now: datetime | None = None) -> str:
         return "not pending"
     row = ChannelNotice.objects.select_related("channel", "game", "seat").get(pk=notice_id)
     channel = row.channel
+    if row.seat is not None:
+        row.seat.game = row.game  # read with the row
+    awake_at = quiet_hours_end(row.seat, now) if row.seat is not None else None
+    if awake_at is not None and channel.active:
+        # Quiet hours: waits (not an attempt); whether it is still needed is decided then.
+        _finish(
+            row, ChannelNotice.Status.PENDING, next_attempt_at=awake_at, attempts=row.attempts - 1
+        )
+        return "waiting"
     text = None if not channel.active else build(row)
     if text is None:
         _finish(row, ChannelNotice.Status.DROPPED)
         return row.status
     if channels.send(channel.url, text):
-        _finish(row, ChannelNotice.Status.SENT, sent_at=timezone.now())
+        _finish(row, ChannelNotice.Status.SENT, sent_at=clock_source.now())
         Channel.objects.filter(pk=channel.pk).update(failures_in_a_row=0)
         return row.status
     failures = channel.failures_in_a_row + 1
@@ -165,16 +203,27 @@ def due_notices(now: datetime) -> list[int]:
 
 
 def build(row: ChannelNotice) -> channels.Notice | None:
-    """The text of ``row`` as it is now, in its reader's language; None when no longer
-    needed (the player moved or saw it, the game moved on)."""
+    """The text of ``row`` as it is now, in its reader's language; None when not needed."""
     game, seat = row.game, row.seat
     language = language_for(seat) if seat is not None else game.language
     with translation.override(language):
         if row.kind == YOUR_TURN:
             version = row.facts["version"]
             moved = game.version != version and game.moved_since(version)
-            if moved or seat.seen_version >= version or game.seat_to_move != seat.position:
-                return None
+            if moved or game.seat_to_move != seat.position or digests.reads_digest(seat):
+                return None  # moved on, or they read a digest (asked here, as email does)
+            if row.facts.get("after_a_look"):
+                # Sent, unless the turn's own notice went out after all.
+                if ChannelNotice.objects.filter(
+                    channel_id=row.channel_id,
+                    game_id=game.pk,
+                    kind=YOUR_TURN,
+                    event=f"v{version}",
+                    status=ChannelNotice.Status.SENT,
+                ).exists():
+                    return None
+            elif seat.seen_version >= version:
+                return None  # seen: the notice after a look comes if they leave
             return channels.turn_notice(game, seat)
         if row.kind == TABLE_TURN:
             if game.version != row.facts["version"] and game.moved_since(row.facts["version"]):
@@ -205,8 +254,8 @@ def turn_off(channel: Channel) -> None:
 
 
 def owner_address(channel: Channel) -> str:
-    """Who hears of the channel: its account's address, its seat's, or the creator of its
-    game."""
+    """Who hears of the channel: its account, its seat, or its game's creator."""
+
     if channel.user_id:
         return channel.user.email
     if channel.seat_id:

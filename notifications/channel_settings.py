@@ -1,21 +1,22 @@
 """Adding, confirming, testing and removing channels (the writes behind the pages).
 
-A player adds a channel for their seat from its board page: it waits for a confirmation
-from the seat's email (a link can be forwarded, the mailbox cannot). An account's channel
-is added signed in, and needs none. The game's creator gives the table one shared channel.
-A seat's channels go when its links are renewed or it changes hands (games.signals).
+A seat's channel waits for confirmation from the seat's email: a link can be forwarded,
+the mailbox cannot.
 """
 
 from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import Q
-from django.utils import timezone
 from django.utils.translation import gettext
 
 from games.models import Game, Seat
+from helpers import clock_source
 from notifications import channel_delivery, channels, emails
 from notifications.models import Channel
+
+# Channels one seat may have (confirmed or waiting for it).
+SEAT_CHANNELS = 3
 
 
 class Refused(ValueError):
@@ -26,6 +27,10 @@ def add_for_seat(seat: Seat, url: str) -> Channel:
     """A channel for ``seat``'s notices, confirmed from the seat's email before use."""
     if seat.is_bot or not seat.email:
         raise Refused(gettext("This seat has no player to send notices to."))
+    if Channel.objects.filter(seat=seat).count() >= SEAT_CHANNELS:
+        # Each one mails the seat's address a confirmation: a forwarded link must not
+        # flood the player's mailbox.
+        raise Refused(gettext("This seat has as many channels as it may: remove one first."))
     url = channels.check_url(url)
     with transaction.atomic():
         channel = Channel.objects.create(url=url, seat=seat)
@@ -38,7 +43,7 @@ def add_for_account(user, url: str) -> Channel:
     """A channel for every seat of a signed-in account: confirmed by signing in."""
     url = channels.check_url(url)
     with transaction.atomic():
-        channel = Channel.objects.create(url=url, user=user, confirmed_at=timezone.now())
+        channel = Channel.objects.create(url=url, user=user, confirmed_at=clock_source.now())
         mark_account_seats(user)
     return channel
 
@@ -61,15 +66,15 @@ def add_for_table(game: Game, by: Seat, url: str) -> Channel:
     with transaction.atomic():
         Channel.objects.filter(game=game).delete()
         Game.objects.filter(pk=game.pk).update(has_channel=True)
-        return Channel.objects.create(url=url, game=game, confirmed_at=timezone.now())
+        return Channel.objects.create(url=url, game=game, confirmed_at=clock_source.now())
 
 
 def confirm(token: str) -> Channel | None:
     """Confirm the channel named by ``token`` (from the seat's email); None if unknown."""
     channel = Channel.objects.filter(token=token).first()
     if channel is not None and channel.confirmed_at is None:
-        Channel.objects.filter(pk=channel.pk).update(confirmed_at=timezone.now())
-        channel.confirmed_at = timezone.now()
+        Channel.objects.filter(pk=channel.pk).update(confirmed_at=clock_source.now())
+        channel.confirmed_at = clock_source.now()
     return channel
 
 
@@ -78,8 +83,11 @@ def remove(channel: Channel) -> None:
 
 
 def send_test(channel: Channel) -> bool:
-    """Send a test notice, at most once a minute per channel; return whether it arrived."""
-    now = timezone.now()
+    """Send a test notice (once a minute; only once confirmed: before, the URL is only what
+    someone holding the link typed); return whether it arrived."""
+    if channel.confirmed_at is None:
+        raise Refused(gettext("Confirm the channel from your email first, then test it."))
+    now = clock_source.now()
     recent = now - channel_delivery.TEST_EVERY
     claimed = (
         Channel.objects.filter(pk=channel.pk)
@@ -96,11 +104,22 @@ def send_test(channel: Channel) -> bool:
 
 def drop_seat_channels(seat: Seat) -> int:
     """The seat's links were renewed or it changed hands: its channels go."""
-    return Channel.objects.filter(seat=seat).delete()[0]
+    dropped = Channel.objects.filter(seat=seat).delete()[0]
+    theirs = Q(user__email__iexact=seat.email)
+    if seat.user_id:
+        theirs |= Q(user_id=seat.user_id)
+    has = bool(seat.email) and Channel.objects.filter(theirs).exists()
+    Seat.objects.filter(pk=seat.pk).update(has_channels=has)
+    seat.has_channels = has
+    return dropped
 
 
 def of_seat(seat: Seat) -> list[Channel]:
     """The channels a seat's page lists: its own (confirmed or not) and the table's."""
-    return list(Channel.objects.filter(seat=seat).order_by("pk")) + list(
-        Channel.objects.filter(game_id=seat.game_id).order_by("pk")
-    )
+    # The flags read with the seat and its game: most have neither, and ask nothing.
+    listed = []
+    if seat.has_channels:
+        listed += Channel.objects.filter(seat=seat).order_by("pk")
+    if seat.game.has_channel:
+        listed += Channel.objects.filter(game_id=seat.game_id).order_by("pk")
+    return listed

@@ -1,6 +1,5 @@
-"""Channels besides email from a seat's board page: add one for the seat (confirmed from
-the seat's email), give the table one (the creator), send a test, remove one; and the
-confirmation link's page (GET shows, POST confirms: mail scanners open links)."""
+"""Channels besides email, from a seat's board page and the account's page. The
+confirmation page confirms only on POST, as mail scanners open links."""
 
 from django import forms
 from django.contrib import messages
@@ -32,8 +31,7 @@ class ChannelForm(forms.Form):
 def panel(
     request: HttpRequest, seat: Seat, token: str, csrf_token: str | None = None
 ) -> SafeString:
-    """The channels part of ``seat``'s board page (filled in per request, never cached);
-    ``csrf_token``: the page's own (by default the request's)."""
+    """The channels part of ``seat``'s board page, filled in per request, never cached."""
     if seat.is_bot or not seat.email:
         return SafeString("")
     listed = [
@@ -44,7 +42,7 @@ def panel(
     context = {
         "token": token,
         "listed": listed,
-        # Two forms on one page: ids of their own (ids are unique on a page).
+        # Two forms on one page need ids of their own.
         "form": ChannelForm(auto_id="id_channel_%s"),
         "table_form": ChannelForm(auto_id="id_table_channel_%s"),
         "creator": creator is not None
@@ -146,8 +144,7 @@ def confirm(request: HttpRequest, token: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def account(request: HttpRequest) -> HttpResponse:
-    """A signed-in player's own channels, for every seat of their account: list (masked),
-    add, send a test, remove."""
+    """A signed-in player's own channels, for every seat of their account."""
     user = request.user
     form = ChannelForm(request.POST or None)
     if request.method == "POST":

@@ -1,17 +1,8 @@
 """Channels besides email (Apprise): where else a player's notices, or a table's, go.
 
-A channel is an Apprise URL (https://github.com/caronc/apprise/wiki) of a real chat or
-push service: ntfy, Gotify, a JSON webhook, Mattermost, Matrix, Telegram, Discord or
-Slack. Only those schemes are taken, and a self-hosted one must not point at a private,
-loopback or link-local address unless ``RAILMAIL_CHANNELS_ALLOW_PRIVATE`` says so (tests,
-a private deployment). The URL holds secrets (tokens, passwords, an ntfy topic): it is
-never shown back in full (``masked``) nor logged (Apprise's own logger is kept at
-WARNING, as its debug lines print URLs). A send gives up within 10 seconds.
-
-What a channel says is built here, in the reader's words, from public facts only: whose
-turn it is and what was played, never a hand, a plan's target, a missing cost or a
-suggestion. A personal notice may carry the seat's link; a table's never carries a link
-with a token.
+A channel is an Apprise URL of a few known services; a self-hosted one may not point at a
+private address (asked again at each send). The URL holds secrets, so it is never shown in
+full nor logged. Notices say public facts only; a table's never carries a seat's link.
 """
 
 from __future__ import annotations
@@ -31,11 +22,23 @@ from games.derived import snapshots
 from games.models import Game, Seat
 from games.words import narration
 
-# Apprise logs the URLs it sends to at DEBUG and INFO: never in our logs.
-logging.getLogger("apprise").setLevel(logging.WARNING)
 
-# The schemes of self-hostable services, whose host we check, and those of hosted
-# services, whose "host" is a token and whose address is the service's own.
+class _NoSecrets(logging.Filter):
+    """Apprise's warnings name URLs, topics and tokens: keep that a send failed, not its
+    words."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg = "apprise (%s): a notification failed or was refused; details withheld"
+        record.args = (record.module,)
+        record.exc_info = record.exc_text = None
+        return True
+
+
+# Apprise logs the URLs it sends to at DEBUG and INFO.
+logging.getLogger("apprise").setLevel(logging.WARNING)
+logging.getLogger("apprise").addFilter(_NoSecrets())
+
+# Self-hosted services' hosts are checked; a hosted service's "host" is a token.
 SELF_HOSTED = {
     "ntfy",
     "ntfys",
@@ -51,8 +54,7 @@ SELF_HOSTED = {
 HOSTED = {"tgram", "discord", "slack"}
 SCHEMES = SELF_HOSTED | HOSTED
 
-# Connect and read timeouts of one request (Apprise's cto and rto): one send, which is one
-# request for these services with no retries, gives up within 10 seconds.
+# One send is one request with no retries, so these bound how long a send may hang.
 CONNECT_TIMEOUT = 3
 READ_TIMEOUT = 6
 
@@ -70,8 +72,7 @@ class Notice:
 
 
 def check_url(url: str) -> str:
-    """``url`` as stored, if it names an allowed service at an allowed address; else
-    ChannelRefused."""
+    """``url`` as stored, if it names an allowed service at an allowed address."""
     url = url.strip()
     scheme = urlsplit(url).scheme.lower()
     if scheme not in SCHEMES:
@@ -84,10 +85,18 @@ def check_url(url: str) -> str:
     plugin = apprise.Apprise.instantiate(url)
     if plugin is None:
         raise ChannelRefused(gettext("That address is not one Apprise can send to."))
-    allowed = settings.RAILMAIL_CHANNELS_ALLOW_PRIVATE
-    if scheme in SELF_HOSTED and not allowed and _private(plugin.host or ""):
+    if _refused_host(url, plugin):
         raise ChannelRefused(gettext("Private and local addresses are not allowed."))
     return url
+
+
+def _refused_host(url: str, plugin) -> bool:
+    """Whether a self-hosted service's host resolves to a non-public address; asked again
+    at each send, as a name may point elsewhere by then."""
+    scheme = urlsplit(url.strip()).scheme.lower()
+    if scheme not in SELF_HOSTED or settings.RAILMAIL_CHANNELS_ALLOW_PRIVATE:
+        return False
+    return _private(plugin.host or "")
 
 
 def _private(host: str) -> bool:
@@ -100,8 +109,7 @@ def _private(host: str) -> bool:
 
 
 def masked(url: str) -> str:
-    """What a page may show of a channel's URL: the service, and the host of a
-    self-hosted one; never a token, a password or a topic."""
+    """What a page may show of a channel's URL: never a token, a password or a topic."""
     parts = urlsplit(url.strip())
     scheme = parts.scheme.lower()
     if scheme in SELF_HOSTED and parts.hostname:
@@ -110,11 +118,9 @@ def masked(url: str) -> str:
 
 
 def send(url: str, notice: Notice) -> bool:
-    """Send ``notice`` to the channel at ``url``; return whether the service took it.
-
-    Never raises for a service that is down or refuses: the caller retries later."""
+    """Whether the service took ``notice``; never raises, as the caller retries later."""
     plugin = apprise.Apprise.instantiate(url)
-    if plugin is None:
+    if plugin is None or _refused_host(url, plugin):
         return False
     plugin.socket_connect_timeout = CONNECT_TIMEOUT
     plugin.socket_read_timeout = READ_TIMEOUT
@@ -126,8 +132,7 @@ def send(url: str, notice: Notice) -> bool:
 
 
 def your_turn(game_name: str, moves: list[str], seat_url: str | None) -> Notice:
-    """A personal notice that it is the reader's turn: what the others played since
-    (``moves``, public words), and the seat's link when the channel is the player's own."""
+    """The reader's turn: what the others played since, and the seat's link if given."""
     lines = list(moves)
     if seat_url:
         lines.append(gettext("Your move: %(url)s") % {"url": seat_url})
@@ -135,21 +140,19 @@ def your_turn(game_name: str, moves: list[str], seat_url: str | None) -> Notice:
 
 
 def table_turn(game_name: str, moves: list[str], to_move: str) -> Notice:
-    """The table's notice after a turn: what was played, and whose turn it is; no link."""
+    """The table's notice after a turn; no link, as the table is not the seat."""
     lines = [*moves, gettext("%(name)s is to move.") % {"name": to_move}]
     return Notice(game_name, "\n".join(lines))
 
 
 def news(game_name: str, what: str) -> Notice:
-    """Any other notice of a game (a round scored, the game over, a seat's change), in
-    public words."""
+    """Any other notice of a game, in public words."""
     return Notice(game_name, what)
 
 
 def turn_notice(game: Game, seat: Seat | None = None) -> Notice:
-    """The notice of the turn ``game`` is at: to ``seat``'s own channel (it is their turn;
-    with their link), or to the table's (``seat`` None; no link). Public words only: the
-    moves since the reader's last turn (the table's: since the player to move last moved)."""
+    """The turn's notice for ``seat``'s own channel (with their link), or for the table's
+    when ``seat`` is None (no link)."""
     snapshot = snapshots.current(game)
     state = snapshot.state
     names = game.seat_names()

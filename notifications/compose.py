@@ -1,14 +1,8 @@
 """Building an outbox row's email when it is delivered, from the facts the row records.
 
-    email = compose(message)   # a Composed email, or None when it is no longer needed
-
-which is ``render(gather(message))``: ``gather`` reads what the email says (the database,
-the cached snapshots), ``render`` draws it (templates only). Each kind has one builder.
-It reads the game as it stands (or the snapshot of the version the row names, from the
-cache), so an email says the newest facts and is drawn for its recipient at the moment
-it leaves; a your-turn email whose position the player
-has already seen, or has moved on from, is not needed. Only what the recipient may see
-goes in: their own cities while a round runs, every hand once it is scored.
+``compose`` is ``render(gather(message))``: gathering reads the game as it stands, so an
+email says the newest facts, and one whose moment has passed is not sent. Only what the
+recipient may see goes in: their own cities while a round runs, every hand once scored.
 """
 
 from __future__ import annotations
@@ -62,6 +56,7 @@ LISTS = {
     emails.REPLY_PLAYED: "moves played by reply",
     emails.CHANNEL_CONFIRM: "channel confirmations",
     emails.CHANNEL_OFF: "channel confirmations",
+    emails.SEAT_DECLINED: "invitation answers",
 }
 
 
@@ -76,8 +71,7 @@ TALK_KINDS = (
 
 
 def talk_news(seat) -> list:
-    """The table talk ``seat``'s player has not been emailed yet: what the others said
-    since the last email sent to them about this game."""
+    """The table talk ``seat``'s player has not been emailed about this game yet."""
     last_sent = (
         Message.objects.filter(game_id=seat.game_id, to=seat.email, status=Message.Status.SENT)
         .order_by("-sent_at")
@@ -100,7 +94,7 @@ class Draft:
 
 @dataclass
 class Composed:
-    """An email ready to send: what compose() builds for the outbox to send."""
+    """An email ready to send."""
 
     subject: str
     text: str
@@ -109,7 +103,6 @@ class Composed:
     images: dict[str, bytes] = field(default_factory=dict)  # inline, by Content-ID
 
 
-# The Content-ID of the picture of the board in a game email.
 PICTURE_ID = "board@railmail"
 
 
@@ -123,14 +116,12 @@ def mail_domain() -> str:
 
 
 def message_id(message: Message) -> str:
-    """The row's Message-ID: random (never reused, not even by a restored database), and
-    the same for every try of the row."""
+    """The row's Message-ID: the same for every try."""
     return f"<{message.token}@{mail_domain()}>"
 
 
 def thread_root(game: Game) -> str:
-    """The Message-ID (of no sent email) that every email of ``game`` refers to, so that
-    mail clients thread them together."""
+    """A Message-ID of no sent email that every email of ``game`` refers to, to thread them."""
     return f"<game-{game.thread_token}@{mail_domain()}>"
 
 
@@ -140,8 +131,7 @@ def list_id(kind: str) -> str:
 
 
 def reply_to(message: Message) -> str:
-    """Where a reply goes: a game email's reader may answer it (a move, or words for the
-    table) at their own reply address; other replies reach the operator."""
+    """Where a reply goes: a game email's own reply address, else the operator."""
     if message.seat is not None and message.game is not None:
         version = message.facts.get("version") or message.game.version
         address = reply_addresses.reply_address(message.seat, version)
@@ -157,16 +147,14 @@ def compose(message: Message) -> Composed | None:
 
 
 def language_of(message: Message) -> str:
-    """The language the recipient of ``message`` reads: a seat's player's own (or their
-    game's), else the address's account's, the language they asked in, the game's."""
+    """The language the recipient of ``message`` reads."""
     if message.seat is not None and message.seat.email == message.to:
         return language_for(message.seat)
     return language_for_address(message.to, message.game, message.facts.get("language", ""))
 
 
 def gather(message: Message) -> Draft | None:
-    """What the email of ``message`` says, or None when it is no longer needed; worded
-    in the recipient's language."""
+    """What the email of ``message`` says, in its recipient's language, or None."""
     language = language_of(message)
     with translation.override(language):
         draft = _gather(message)
@@ -184,6 +172,9 @@ def _gather(message: Message) -> Draft | None:
         return None
     if message.kind in TALK_KINDS and message.seat is not None and message.game.last_talk_at:
         context["talk"] = talk_news(message.seat)
+    if message.seat is not None and message.game is not None:
+        upto = message.facts.get("version", message.game.version)
+        context["plan_played"] = plan_mail.played_since(message.seat, upto, before=message.pk)
     unsubscribe = emails.unsubscribe_url(message.to, message.kind)
     context = {
         "site_name": settings.SITE_NAME,
@@ -221,7 +212,7 @@ def _gather(message: Message) -> Draft | None:
 
 
 def render(draft: Draft) -> Composed:
-    """Draw a gathered email: its text and HTML parts, in its recipient's language."""
+    """Draw a gathered email in its recipient's language."""
     with translation.override(draft.language):
         return Composed(
             subject=draft.subject,
@@ -233,14 +224,13 @@ def render(draft: Draft) -> Composed:
 
 
 def _zone(seat, game: Game) -> str:
-    """The time zone the recipient reads deadlines in (``game``: the seat's, as read)."""
+    """The time zone the recipient reads deadlines in."""
     account = getattr(seat.user, "timezone", "")
     return time_zones.zone_name_for(account, game, seat.browser_time_zone)
 
 
 def _joined_with(state, position: int, names: list[str]) -> list[str]:
-    """The other players whose track ``position``'s network now reaches (built track is
-    everyone's: a player may build on from it)."""
+    """The other players whose track ``position``'s network now reaches."""
     mine = rules.network(state, position)
     return [
         names[other]
@@ -250,12 +240,10 @@ def _joined_with(state, position: int, names: list[str]) -> list[str]:
 
 
 def _picture(state, position: int, names, *, highlight=None, public_hands=None, moved=()):
-    """The picture of the board for the recipient at ``position`` (every hand ringed when
-    ``public_hands`` gives them: a scored round), and its words."""
+    """The picture of the board for the recipient at ``position``, and its words."""
     marked = state.hands[position] if public_hands is None else public_hands
     if not board_picture.FONT.exists():
-        # A machine without the project's font (scripts/install-system-deps): the email
-        # goes without its picture rather than not at all.
+        # Without the project's font, the email goes without its picture, not at all.
         log.warning("no picture of the board in emails: %s is missing", board_picture.FONT)
         return {}
     return {
@@ -290,7 +278,7 @@ def _movers_since(events, position: int, names) -> list[str]:
 
 
 def _round_rows(scoring: dict, names: list[str]) -> list[dict]:
-    """A scored round's table: each player's cities (public now), loss and score."""
+    """A scored round's table: each player's cities, loss and score."""
     return [
         {
             "name": names[position],
@@ -337,7 +325,43 @@ def _invitation(message: Message):
             "seat_url": links.url_with_nonce(seat, nonce),
             "time_per_move": game.time_per_move,
             "board_title": game.board_title,
+            **_about_game(game),
         },
+    )
+
+
+def _about_game(game: Game) -> dict:
+    """What an invitation says of the game besides its table."""
+    language = translation.get_language()
+    rules_url = f"{settings.SITE_URL}{reverse('games:rules', args=[game.board])}?lang={language}"
+    coloured = ""
+    if game.options.get("exclusive_tracks"):
+        path = reverse("games:rules", args=["coloured-track"])
+        coloured = f"{settings.SITE_URL}{path}?lang={language}"
+    return {
+        "rules_url": rules_url,
+        "coloured_url": coloured,
+        # Read only for a game that follows another: most invitations read no other game.
+        "again_after": game.follows.display_name if game.follows_id else "",
+    }
+
+
+def _seat_declined(message: Message):
+    game, facts = message.game, message.facts
+    if game.status != Game.Status.SETUP:
+        raise NotNeeded  # started meanwhile: the invitation is moot
+    manage = game.created_by is not None and message.to == normalize_email(game.created_by.email)
+    if manage:
+        url = settings.SITE_URL + reverse("games:manage", args=[game.pk])
+    elif message.seat is not None:
+        url = links.seat_url(message.seat)
+    else:
+        raise NotNeeded
+    what = gettext("%(name)s declined") % {"name": facts["name"]}
+    return (
+        _subject(game, what),
+        "seat_declined",
+        {"name": facts["name"], "manage": manage, "url": url},
     )
 
 
@@ -348,13 +372,13 @@ def _login_link(message: Message):
 
 def _your_turn(message: Message):
     game, seat, version = message.game, message.seat, message.facts["version"]
-    # Nothing at all since (the game row was read with the message), or no move since.
     moved = game.version != version and game.moved_since(version)
     if seat is None or moved:
         raise NotNeeded
+    if digests.reads_digest(seat):
+        raise NotNeeded  # the reader chose the day's digest, which lists this turn
     if message.facts.get("after_a_look"):
-        # The player looked and left without moving: sent, unless the turn's own email
-        # went out after all.
+        # They looked and left: sent, unless the turn's own email went out after all.
         sent_before = Message.objects.filter(
             game_id=game.pk, to=message.to, kind=emails.YOUR_TURN, event=f"v{version}"
         ).filter(status=Message.Status.SENT)
@@ -389,7 +413,6 @@ def _your_turn(message: Message):
                 _hint(state, position, offered) if settings.RAILMAIL_INBOUND_DOMAIN else ""
             ),
             "plan_offers": plan_mail.offers(seat, state),
-            "plan_played": plan_mail.played_since(seat, version),
             "plan_stopped": (
                 plan_words.why_stopped(message.facts["plan_stopped"])
                 if message.facts.get("plan_stopped")
@@ -423,7 +446,6 @@ def _round_scored(message: Message):
             "moved_after": state.board.barrier_moves_after_round,
             "closer": and_list(names[p] for p in scoring["connected"]),
             "closer_count": len(scoring["connected"]),
-            "plan_played": plan_mail.played_since(seat, facts["version"]),
             **_picture(
                 state,
                 seat.position,
@@ -463,13 +485,13 @@ def _game_over(message: Message):
                 public_hands=[c for hand in state.last_scoring["hands"] for c in hand],
             ),
             "replay_url": links.replay_url(game),
+            "again_url": links.play_again_url(seat),
         },
     )
 
 
 def _game_ended_early(game: Game, seat, state, names):
-    """The game-over email of a game its players agreed to end (games.services.consent):
-    the scores of the last scored round, if any; no picture (the dropped round's board)."""
+    """The game-over email of a game ended by agreement: no picture of the dropped round."""
     winners = [names[position] for position in state.winners]
     scoring = state.last_scoring
     return (
@@ -485,6 +507,7 @@ def _game_ended_early(game: Game, seat, state, names):
             "table": sorted(_table(state.scores, names), key=lambda row: -row["score"]),
             "round": scoring["round"] if scoring else None,
             "replay_url": links.replay_url(game),
+            "again_url": links.play_again_url(seat),
         },
     )
 
@@ -532,8 +555,7 @@ def _reminder(message: Message):
 
 
 def _nudge(message: Message):
-    """A player's nudge (games.services.consent): a short fixed reminder, sent only while
-    it is still the reader's turn."""
+    """A player's nudge: sent only while it is still the reader's turn."""
     game, seat = message.game, message.seat
     if game.status != Game.Status.ACTIVE or game.seat_to_move != seat.position:
         raise NotNeeded  # they have moved since
@@ -567,6 +589,9 @@ def _digest(message: Message):
                 "missing_cost": rules.missing_cost(state, seat.position) if started else None,
                 "deadline": seat.game.deadline,
                 "seat_url": links.seat_url(seat),
+                "plan_played": plan_mail.played_since(
+                    seat, seat.game.version, digest_to=message.to
+                ),
             }
         )
     count = len(games)
@@ -581,7 +606,7 @@ def _digest(message: Message):
 
 
 def _offers(seat, version: int, offered) -> list[dict]:
-    """The suggestions ``offered`` to ``seat`` at ``version``: number, words, link."""
+    """The suggestions ``offered`` to ``seat`` at ``version``, each with its link."""
     return [
         {
             "number": offer.number,
@@ -680,9 +705,8 @@ def _channel_off(message: Message):
 
 
 def _hint(state, position: int | None = None, offered=None) -> str:
-    """How to play by reply, with a move legal for the reader at ``position`` (the first
-    of the suggestions ``offered`` to them, else worked out here) as the example, else a
-    line of the game's board."""
+    """How to play by reply, with a legal move for ``position`` as the example if any."""
+
     example = ""
     if position is not None and state.seat_to_move == position and not state.is_over:
         if offered is None:
@@ -705,4 +729,5 @@ BUILDERS = {
     emails.REPLY_PLAYED: _reply_played,
     emails.CHANNEL_CONFIRM: _channel_confirm,
     emails.CHANNEL_OFF: _channel_off,
+    emails.SEAT_DECLINED: _seat_declined,
 }

@@ -1,10 +1,8 @@
 """The daily digest: one email a day listing the games waiting on a player's move.
 
-Who reads a digest: accounts that chose it (``User.email_mode``), and addresses without
-an account whose reader chose it on the unsubscribe page (``MailPreference.digest``).
-From RAILMAIL_DIGEST_HOUR (UTC) the minute scan finds, through partial indexes, the
-readers who have a game waiting and no digest yet today, and hands each address to its
-own task, which writes the email (an outbox row unique per address and day).
+Accounts choose it in ``User.email_mode``, addresses without one in
+``MailPreference.digest``. A digest is unique per address and day, so sending twice sends
+once.
 """
 
 from __future__ import annotations
@@ -18,7 +16,7 @@ from django.db.models import Exists, F, OuterRef, Q
 from accounts.models import User
 from games.models import Game, Seat
 from notifications import emails
-from notifications.models import MailPreference, Message, mail_stopped_columns
+from notifications.models import MailPreference, Message
 
 # Digest readers handed to tasks per scan; the rest wait a minute.
 BATCH = 200
@@ -40,9 +38,6 @@ def reads_digest(seat: Seat) -> bool:
     """Whether ``seat``'s player gets a daily digest instead of an email each turn."""
     if seat.user is not None:
         return seat.user.email_mode == User.EmailMode.DAILY_DIGEST
-    columns = mail_stopped_columns(seat)  # read with the seat, on a board page
-    if columns is not None:
-        return bool(columns["digest"])
     return MailPreference.objects.filter(address=seat.email.lower(), digest=True).exists()
 
 
@@ -72,8 +67,7 @@ def due_digests(now: datetime) -> list[str]:
 
 
 def waiting_seats(address: str) -> list[Seat]:
-    """The seats played under ``address`` (an account's, or an address's without one)
-    whose player is to move, soonest deadline first."""
+    """The seats under ``address`` whose player is to move, soonest deadline first."""
     mine = Q(user__email=address) | Q(user__isnull=True, email=address)
     seats = _waiting(mine).select_related("game", "user")
     return list(seats.order_by("game__deadline", "game_id"))

@@ -1,16 +1,10 @@
-"""Every email Railmail sends, one function per kind: each queues its email.
+"""Every email Railmail sends, one function per kind: each queues its outbox row.
 
-A function writes an outbox row that records who gets the email, which kind, the game
-and the event that cause it, and the facts it is about; notifications.compose builds the
-email from them when the row is delivered (so delivery can draw the newest position, or
-drop a your-turn email the player has already seen). The row is written in the current
-transaction and delivered after the commit: a rolled-back event never sends mail, and
-the outbox's unique key (recipient, game, event, kind) means calling twice sends once. A
-function returns the outbox row, or None when there is nobody to send to.
-
-The emails that events cause (your turn, a round scored, the game over, a bot taking a
-seat) are returned unwritten instead: the write path inserts them in the statement that
-appends the events (games.signals.events_recorded). ``write()`` writes such a row.
+A row records only facts; notifications.compose builds the email at delivery, so it can
+draw the newest position or drop a your-turn email already seen. Rows are written in the
+caller's transaction (a rolled-back event sends nothing), and the unique key (recipient,
+game, event, kind) makes a second call send nothing more. The emails events cause are
+returned unwritten, for the write path to insert with the events.
 """
 
 import hashlib
@@ -20,17 +14,19 @@ from django.conf import settings
 from django.core import signing
 from django.db import IntegrityError, transaction
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import translation
 
 from accounts.models import normalize_email
 from games import rules
+from games.services.clock import quiet_hours_end
+from helpers import clock_source
 from notifications import plan_mail
-from notifications.models import Message, Suppression
+from notifications.models import Message
 
 UNSUBSCRIBE_SALT = "notifications.unsubscribe"
 RESUME_SALT = "notifications.resume"
 
-# The kinds of email, one list each (List-Id), as the outbox's ``kind`` names them.
+# The kinds of email, one list each (List-Id).
 INVITATION = "invitation"
 LOGIN_LINK = "login_link"
 YOUR_TURN = "your_turn"
@@ -41,14 +37,12 @@ BOT_TOOK_OVER = "bot_took_over"
 DIGEST = "digest"
 REPLY_ANSWER = "reply_answer"
 REPLY_PLAYED = "reply_played"
+SEAT_DECLINED = "seat_declined"
 
-# Channels besides email (notifications.channel_delivery): confirming a seat's channel,
-# and a channel turned off because it kept failing.
 CHANNEL_CONFIRM = "channel_confirm"
 CHANNEL_OFF = "channel_off"
 
-# What a player who muted a game (games.services.mutes) no longer gets of it: everything
-# but the notices of their own turn (your turn, reminders, nudges) and direct answers.
+# What a muted game no longer sends: all but the player's own turn and direct answers.
 MUTED_KINDS = (ROUND_SCORED, GAME_OVER, BOT_TOOK_OVER)
 
 
@@ -69,8 +63,8 @@ def unsubscribe_url(address: str, kind: str | None = None) -> str:
 
 
 def unsubscribe_request(token: str) -> tuple[str, str | None]:
-    """The address and kind an unsubscribe token names (kind None for a token from before
-    tokens named it); raises signing.BadSignature if it was tampered with."""
+    """The address and kind a token names (kind None in old tokens); raises
+    signing.BadSignature if it was tampered with."""
     value = signing.loads(token, salt=UNSUBSCRIBE_SALT)
     if isinstance(value, str):
         return value, None
@@ -87,18 +81,15 @@ def address_for_token(token: str, salt: str) -> str:
 
 
 def invitation(seat, *, reminder: bool = False, fresh_link: bool = False) -> Message | None:
-    """Invite ``seat``'s player to their game, or send them a fresh link to their seat.
-
-    Sent once per link (a rotated link sends again); a reminder at most once a day; a
-    fresh link each time it is asked for (the rate limits of the asking page bound it).
-    """
+    """Invite ``seat``'s player, or send a fresh link: once per link, a reminder at most
+    daily, a fresh link each time asked (the asking page's rate limits bound it)."""
     nonce = seat.link_nonce
     event = f"link-{nonce}"
     if reminder:
-        event += f"-reminder-{date.today().isoformat()}"
+        event += f"-reminder-{clock_source.now().date().isoformat()}"
     if fresh_link:
         nonce = seat.pending_link_nonce
-        event = f"fresh-{nonce}-{timezone.now():%Y%m%d%H%M%S%f}"
+        event = f"fresh-{nonce}-{clock_source.now():%Y%m%d%H%M%S%f}"
     return queue(
         INVITATION,
         seat.email,
@@ -109,12 +100,28 @@ def invitation(seat, *, reminder: bool = False, fresh_link: bool = False) -> Mes
     )
 
 
+def seat_declined(seat) -> list[Message]:
+    """Tell the creator that ``seat``'s player declined, or the joined players when the
+    creator has no account (a rematch through links)."""
+    game = seat.game
+    facts = {"seat": seat.position, "name": seat.name}
+    event = f"declined-{seat.position}-{seat.link_nonce}"
+    if game.created_by is not None:
+        row = queue(SEAT_DECLINED, game.created_by.email, game=game, event=event, facts=facts)
+        return [row] if row else []
+    waiting = game.seats.filter(joined_at__isnull=False, is_bot=False).exclude(email="")
+    rows = [
+        queue(SEAT_DECLINED, other.email, game=game, seat=other, event=event, facts=facts)
+        for other in waiting
+    ]
+    return [row for row in rows if row]
+
+
 def login_link(address: str, url: str) -> Message | None:
-    """Send a sign-in link (made by the accounts app) to ``address``."""
     return queue(
         LOGIN_LINK,
         address,
-        # Every request is its own email: the link in it is new each time.
+        # The link is new each time, so each request is its own email.
         event=hashlib.sha256(url.encode()).hexdigest()[:40],
         # Asked for on a page: without an account's choice, the email is in its language.
         facts={"url": url, "language": translation.get_language()},
@@ -131,14 +138,12 @@ def outbox_row(
     seat=None,
     after: timedelta = timedelta(0),
 ) -> Message | None:
-    """The outbox row of one email, to be built and sent ``after`` from now, not written
-    yet; None when there is no address."""
+    """The unwritten outbox row of one email, due ``after`` from now; None without an
+    address. Whether mail is stopped is decided only at delivery."""
     address = normalize_email(address or "")
     if not address:
         return None
-    stopped = Suppression.stops(address, kind, seat=seat) or (
-        seat is not None and seat.notices_muted and kind in MUTED_KINDS
-    )
+    stopped = seat is not None and seat.notices_muted and kind in MUTED_KINDS
     return Message(
         to=address,
         game=game,
@@ -147,23 +152,20 @@ def outbox_row(
         seat=seat,
         facts=facts,
         status=Message.Status.SUPPRESSED if stopped else Message.Status.PENDING,
-        next_attempt_at=timezone.now() + after,
+        next_attempt_at=clock_source.now() + after,
     )
 
 
 def write(row: Message | None) -> Message | None:
-    """Write an unwritten outbox ``row``; if the same email (recipient, game, event, kind)
-    is written already, return that one instead."""
+    """Write ``row``, or return the same email (recipient, game, event, kind) if written."""
     if row is None:
         return None
     try:
-        # Nearly always a new row (a new move, a new day): inserted at once, in a savepoint
-        # so that a duplicate leaves the caller's transaction whole.
+        # A savepoint, so a duplicate leaves the caller's transaction whole.
         with transaction.atomic():
             row.save(force_insert=True)
             return row
     except IntegrityError:
-        # Written before, or meanwhile by a concurrent transaction: that one sends it.
         key = {"to": row.to, "game": row.game, "event": row.event, "kind": row.kind}
         written = Message.objects.filter(**key).first()
         if written is None:
@@ -172,14 +174,11 @@ def write(row: Message | None) -> Message | None:
 
 
 def queue(kind: str, address: str, **details) -> Message | None:
-    """Write the outbox row of one email (``details`` as outbox_row() takes them: event,
-    facts, game, seat, after)."""
+    """Write the outbox row of one email (``details`` as outbox_row() takes them)."""
     return write(outbox_row(kind, address, **details))
 
 
-# Game emails. The receivers (notifications.receivers) call the first four while the
-# events that cause them are being recorded, and hand back their rows, unwritten, to be
-# inserted with the events; the reminder task calls reminder().
+# Game emails: the receivers insert the first four's rows with the events that cause them.
 
 
 def wants_reminders(seat) -> bool:
@@ -203,13 +202,10 @@ def _to_everyone(kind: str, game, seats, *, event: str, facts: dict) -> list[Mes
 def your_turn(
     game, seat, version: int, digest: str, plan_stopped: str | None = None
 ) -> Message | None:
-    """Tell ``seat`` it is their move, at ``version`` of the log (whose digest is
-    ``digest``): the row, unwritten. ``plan_stopped``: why the seat's build plan stopped
-    (games.services.plans), said in the email, which then waits for the end of the
-    player's vacation (plans play on during one).
+    """Tell ``seat`` it is their move at ``version``: the row, unwritten.
 
-    It waits RAILMAIL_TURN_EMAIL_GRACE seconds first, and is dropped at delivery if the
-    player has seen that position on their board page meanwhile, or has moved.
+    It waits the grace period, so a player who sees the board first gets none; with
+    ``plan_stopped`` it waits out the player's vacation, as plans play on during one.
     """
     facts = {"version": version, "digest": digest}
     after = timedelta(seconds=settings.RAILMAIL_TURN_EMAIL_GRACE)
@@ -226,9 +222,8 @@ SEEN_BUT_NOT_PLAYED = timedelta(hours=1)
 
 
 def your_turn_after_a_look(game, seat, version: int) -> Message | None:
-    """The your-turn email of ``version`` for a player who looked at the board and left:
-    sent SEEN_BUT_NOT_PLAYED later unless they have moved by then, or got the email
-    meanwhile (the look drops the your-turn email still waiting its grace)."""
+    """The your-turn email for a player who looked and left, since the look dropped the
+    one waiting its grace; sent SEEN_BUT_NOT_PLAYED later unless they moved."""
     return queue(
         YOUR_TURN,
         seat.email,
@@ -241,8 +236,7 @@ def your_turn_after_a_look(game, seat, version: int) -> Message | None:
 
 
 def round_scored(game, seats, round_number: int, version: int) -> list[Message]:
-    """Tell everyone how round ``round_number`` ended (scored by event ``version``): the
-    rows, unwritten."""
+    """Tell everyone how round ``round_number`` ended: the rows, unwritten."""
     return _to_everyone(
         ROUND_SCORED,
         game,
@@ -253,15 +247,13 @@ def round_scored(game, seats, round_number: int, version: int) -> list[Message]:
 
 
 def game_over(game, seats, version: int, reason: str | None = None) -> list[Message]:
-    """Tell everyone the final table and where to replay the game (it ended at
-    ``version``, early for ``reason`` if given): the rows, unwritten."""
+    """Tell everyone the final table (early for ``reason`` if given): the rows, unwritten."""
     facts = {"version": version} if reason is None else {"version": version, "reason": reason}
     return _to_everyone(GAME_OVER, game, seats, event="over", facts=facts)
 
 
 def bot_took_over(game, seats, taken, version: int) -> list[Message]:
-    """Tell everyone that a bot now plays ``taken``'s seat after too many timeouts: the
-    rows, unwritten."""
+    """Tell everyone a bot now plays ``taken``'s seat: the rows, unwritten."""
     return _to_everyone(
         BOT_TOOK_OVER,
         game,
@@ -272,10 +264,9 @@ def bot_took_over(game, seats, taken, version: int) -> list[Message]:
 
 
 def nudge(game, seat, by: int, version: int) -> Message | None:
-    """A player's nudge to ``seat``, the player to move (by the seat at ``by``, event
-    ``version``): a reminder, so that who stops reminders stops these too; the row,
-    unwritten."""
-    return outbox_row(
+    """A nudge to the player to move: a reminder kind, so stopping reminders stops these
+    too; the row, unwritten, waiting out their quiet hours."""
+    row = outbox_row(
         REMINDER,
         seat.email,
         game=game,
@@ -283,6 +274,10 @@ def nudge(game, seat, by: int, version: int) -> Message | None:
         event=f"nudge-v{version}",
         facts={"nudged_by": by, "version": version},
     )
+    awake_at = quiet_hours_end(seat, clock_source.now())
+    if row is not None and awake_at is not None:
+        row.next_attempt_at = awake_at
+    return row
 
 
 def reminder_key(game, hours: int) -> str:
@@ -291,11 +286,8 @@ def reminder_key(game, hours: int) -> str:
 
 
 def reminder(game, seat, hours: int) -> Message | None:
-    """Remind ``seat`` that their move is due at the game's deadline, ``hours`` before it.
-
-    Sent once per turn and reminder time: the key holds the game's version. Never
-    dropped: it is the email that saves a seat from its deadline.
-    """
+    """Remind ``seat`` ``hours`` before the deadline, once per turn and time. Never
+    dropped: it is the email that saves a seat from its deadline."""
     return queue(
         REMINDER,
         seat.email,
@@ -312,20 +304,18 @@ def digest_key(day: date) -> str:
 
 
 def digest(address: str, day: date) -> Message | None:
-    """One email a day to ``address`` listing the games waiting on its reader's move (those
-    still waiting when it is delivered)."""
+    """One email a day to ``address`` listing the games waiting on its reader."""
     return queue(DIGEST, address, event=digest_key(day), facts={"address": address})
 
 
 def reply_answer(seat, code: str, why: str, *, in_reply_to: str = "") -> Message | None:
-    """Tell ``seat``'s player why their reply was not played (``code``: stale, illegal,
-    unclear, not-your-turn, talk-refused), with the position as it is now."""
+    """Tell ``seat``'s player why their reply was not played, with the position now."""
     return queue(
         REPLY_ANSWER,
         seat.email,
         game=seat.game,
         seat=seat,
-        event=f"answer-{timezone.now():%Y%m%d%H%M%S%f}",
+        event=f"answer-{clock_source.now():%Y%m%d%H%M%S%f}",
         facts={"code": code, "why": why, "in_reply_to": in_reply_to[:250]},
     )
 
@@ -333,10 +323,8 @@ def reply_answer(seat, code: str, why: str, *, in_reply_to: str = "") -> Message
 def reply_played(
     seat, version: int, *, words: str, ignored: str, in_reply_to: str
 ) -> Message | None:
-    """Tell ``seat``'s player that the move of their reply was played (it made ``version``
-    of the log): ``words`` say the move, ``ignored`` what the reply said after it, and the
-    email answers their reply (``in_reply_to``, its Message-ID). One per move; the player
-    may stop them (they are a kind of their own)."""
+    """Tell ``seat``'s player their reply's move was played, in answer to the reply;
+    ``ignored`` is what it said after the move. A kind of its own, so it can be stopped."""
     return queue(
         REPLY_PLAYED,
         seat.email,
@@ -371,6 +359,6 @@ def channel_off(address: str, channel) -> Message | None:
         CHANNEL_OFF,
         address,
         game=channel.game if channel.game_id else (channel.seat.game if channel.seat_id else None),
-        event=f"channel-off-{channel.pk}-{timezone.now():%Y%m%d%H%M%S}",
+        event=f"channel-off-{channel.pk}-{clock_source.now():%Y%m%d%H%M%S}",
         facts={"channel": channel.pk},
     )

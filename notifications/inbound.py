@@ -1,19 +1,11 @@
 """Mail in: replies to game emails, with a move or words for the table. One handler.
 
-Two ways in, both to ``receive``: the configured provider's inbound webhook (anymail's
-``inbound`` signal, see receivers.py) and the built-in SMTP receiver
-(``manage.py receive_mail``) that an MTA forwards to.
-
-A reply is trusted only when it goes to a live reply address of ours
-(notifications.reply_addresses) and comes from that seat's own address, and, where the
-receiving MTA or provider reports DKIM and DMARC (Authentication-Results), they did not
-fail. Each Message-ID is handled once. Automatic mail (auto-replies, out-of-office,
-bounces, lists) is ignored, so no loop with an autoresponder can start; our answers are
-few per hour per address besides. The player's own words are found above, below or
-between the quoted parts (notifications.own_words); they are a move (the grammar of
-notifications.reply_grammar) played through the one write path and confirmed by email,
-a mistyped command answered with the grammar, or table talk, never when they hold a seat
-link, the reader's cities or our email.
+Both ways in (the provider's inbound webhook and ``manage.py receive_mail``) call
+``receive``. A reply is trusted only when it goes to a live reply address of ours, comes
+from that seat's own address, and did not fail DKIM or DMARC where they are reported.
+Each Message-ID is handled once, and automatic mail is ignored so that no loop with an
+autoresponder can start. The player's own words are a move, a command, or table talk,
+never when they hold a seat link, the reader's cities or our email.
 """
 
 from __future__ import annotations
@@ -28,7 +20,7 @@ from email.utils import getaddresses, parseaddr
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext
 
 from accounts.models import normalize_email
@@ -40,6 +32,7 @@ from games.words import suggestions
 from games.words.city_names import city_name
 from games.words.explanations import explain
 from games.words.languages import language_for
+from helpers import clock_source
 from notifications import (
     consent_replies,
     emails,
@@ -122,13 +115,12 @@ def _handle(
     if failed:
         return Outcome("refused-authentication", f"{', '.join(failed)} failed")
     text = reply_text(message)
-    if (planned := plan_reply.read(text)) is not None:  # "plan: ...": set or cancel a plan
+    if (planned := plan_reply.read(text)) is not None:
         with translation.override(language_for(seat)):
             return Outcome(*plan_reply.handle(seat, version, planned))
-    # Refusals and answers in the player's own language.
     with translation.override(language_for(seat)):
         command = consent_replies.read(text)
-        if command is not None:  # consent at the table: take back, more time, end, nudge
+        if command is not None:
             why = consent_replies.act(seat, command)
             if why is not None:
                 return _refuse(seat, message, "consent", why)
@@ -180,10 +172,8 @@ AUTH_RESULT = re.compile(r"\b(dkim|dmarc)=([a-z]+)", re.IGNORECASE)
 
 
 def authentication_failures(message: EmailMessage) -> list[str]:
-    """The checks (dkim, dmarc) that the receiving MTA or provider reported as failed.
-
-    Only failures count: a sender may forge a "pass" (it changes nothing), but cannot
-    remove the header our MTA or provider adds above its own."""
+    """The checks (dkim, dmarc) reported as failed: only failures count, since a sender
+    may forge a "pass" but cannot remove the header our MTA adds above its own."""
     failed = []
     for header in message.get_all("Authentication-Results", []) or []:
         for method, result in AUTH_RESULT.findall(str(header)):
@@ -193,14 +183,13 @@ def authentication_failures(message: EmailMessage) -> list[str]:
 
 
 def reply_text(message: EmailMessage) -> str:
-    """What the person wrote: their own words above, below or between the quoted parts
-    (notifications.own_words), of the plain text or else the HTML."""
+    """What the person wrote, without the quoted parts."""
     return own_words.own_words(own_words.message_text(message))
 
 
 def _talk(seat: Seat, text: str, message: EmailMessage) -> Outcome:
     """Words that are not a move: to the table, unless they may give the reader's hand or
-    seat away (a seat link, their cities, our quoted email)."""
+    seat away."""
     answered = _answered_email(seat, message)
     why = private_reason(seat, text, answered)
     if why:
@@ -215,9 +204,8 @@ def _talk(seat: Seat, text: str, message: EmailMessage) -> Outcome:
 
 
 def private_reason(seat: Seat, text: str, sent_text: str) -> str:
-    """Why ``text`` must not go to ``seat``'s table, in words, or "": it holds a seat link
-    or token, three or more of the reader's own cities (in any language), or a piece of
-    our email ``sent_text`` (compared as normalised text: quotes get re-wrapped)."""
+    """Why ``text`` must not go to ``seat``'s table, in words, or "": it holds a seat
+    link, several of the reader's own cities, or a piece of our email ``sent_text``."""
     tokens = [links.make_token(seat)]
     if seat.pending_link_nonce:
         tokens.append(links.make_token(seat, seat.pending_link_nonce))
@@ -308,8 +296,7 @@ def _play(seat: Seat, version: int, request, message: EmailMessage) -> Outcome:
 
 
 def requested_move(state, position: int, request, offered_state) -> rules.Move:
-    """The move a reply asks for, or ValueError (reply_grammar.Unclear) saying why it
-    cannot be read."""
+    """The move a reply asks for, or ValueError saying why it cannot be read."""
     if isinstance(request, reply_grammar.Pick):
         offered = suggestions.suggestions(offered_state, position)
         if not 1 <= request.number <= len(offered):
@@ -328,7 +315,7 @@ def _refuse(seat: Seat, message: EmailMessage, code: str, why: str) -> Outcome:
 
 def _answer(seat: Seat, message: EmailMessage, code: str, why: str) -> None:
     """Tell the player why their reply was not played, a few times an hour at most."""
-    hour_ago = timezone.now() - timedelta(hours=1)
+    hour_ago = clock_source.now() - timedelta(hours=1)
     answered = Message.objects.filter(
         kind=emails.REPLY_ANSWER, to=seat.email, created_at__gte=hour_ago
     ).count()

@@ -5,9 +5,10 @@ from collections.abc import Iterable
 
 from django.db import models
 from django.db.models import Q
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+
+from helpers import clock_source
 
 
 def new_message_token() -> str:
@@ -15,18 +16,13 @@ def new_message_token() -> str:
 
 
 class Message(models.Model):
-    """One email, written in the same transaction as the event that causes it.
-
-    The row records who gets it, which kind, which game and event, and the facts the
-    email is about (``facts``); the email itself is built when the row is delivered
-    (notifications.compose) and kept once sent. It is unique per (recipient, game, event,
-    kind): whatever runs twice, it is one email.
+    """One email, written in the same transaction as the event that causes it; built at
+    delivery. Unique per (recipient, game, event, kind): whatever runs twice, it is one email.
     """
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Waiting to be sent")
-        # Taken by a delivery that has not yet handed it to the mail server: released by
-        # itself (back to pending) if that delivery dies, so it is never in doubt.
+        # Released back to pending if its delivery dies, so it is never in doubt.
         CLAIMED = "claimed", _("Taken by a worker, not yet handed to the mail server")
         # Handed to the mail server, its answer not yet recorded: the only rows in doubt.
         SENDING = "sending", _("Being sent")
@@ -49,23 +45,19 @@ class Message(models.Model):
     facts = models.JSONField(
         default=dict, blank=True, help_text=_("What the email is about, for building it.")
     )
-    # Random, so that a restored or staging database never reuses one (mail clients drop
-    # a message whose Message-ID they have seen); the same for every try of this row.
+    # Random: a restored database must never reuse a Message-ID (mail clients drop repeats).
     token = models.CharField(max_length=32, unique=True, default=new_message_token, editable=False)
-    # Filled in when the email is built, at delivery.
     subject = models.CharField(max_length=250, blank=True)
     body_text = models.TextField(blank=True)
     body_html = models.TextField(blank=True)
     headers = models.JSONField(default=dict, blank=True)
 
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
-    created_at = models.DateTimeField(default=timezone.now)
-    next_attempt_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(default=clock_source.now)
+    next_attempt_at = models.DateTimeField(default=clock_source.now)
     attempts = models.PositiveSmallIntegerField(default=0)
     claimed_at = models.DateTimeField(null=True, blank=True)
-    # Which delivery claimed the row: a worker claims several rows by one UPDATE and then
-    # reads back exactly those it got; it hands each to the mail server only while the
-    # row is still claimed under this token.
+    # Which delivery claimed the row: it sends only while the row is still claimed under it.
     claim = models.CharField(max_length=32, blank=True, editable=False)
     sent_at = models.DateTimeField(null=True, blank=True)
     stuck_reported_at = models.DateTimeField(
@@ -90,8 +82,7 @@ class Message(models.Model):
             ),
         ]
         indexes = [
-            # The sweep reads only the rows still waiting, the claims that have run out,
-            # and those stuck mid-send.
+            # The sweep reads only waiting, run-out and stuck rows.
             models.Index(
                 fields=["next_attempt_at"],
                 condition=Q(status="pending"),
@@ -130,7 +121,7 @@ class Suppression(models.Model):
     address = models.EmailField(unique=True)
     reason = models.CharField(max_length=16, choices=Reason.choices)
     detail = models.TextField(blank=True, help_text=_("What the provider reported."))
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(default=clock_source.now)
 
     def __str__(self) -> str:
         return f"{self.address} ({self.reason})"
@@ -139,19 +130,6 @@ class Suppression(models.Model):
     def for_address(cls, address: str) -> "Suppression | None":
         """Why mail to ``address`` is stopped, or None when it is not."""
         return cls.objects.filter(address=address.strip().lower()).first()
-
-    @classmethod
-    def stops(cls, address: str, kind: str, *, seat=None) -> bool:
-        """Whether mail of ``kind`` to ``address`` must not be sent. ``seat``: the seat
-        mailed at that address; when it was read with MAIL_STOPPED_COLUMNS (a board page's
-        table is), they answer without a query."""
-        address = address.strip().lower()
-        columns = mail_stopped_columns(seat) if seat is not None else None
-        if columns is None or seat.email.lower() != address:
-            return (address, kind) in cls.stopping([(address, kind)])
-        if kind in UNSUPPRESSIBLE_KINDS:
-            return False
-        return columns["suppression"] is not None or kind in (columns["stopped_kinds"] or ())
 
     @classmethod
     def stopping(cls, mails: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
@@ -174,9 +152,8 @@ class Suppression(models.Model):
 
 
 class MailPreference(models.Model):
-    """What the reader of an address chose on the unsubscribe page: which kinds of email
-    to stop, and, for an address without an account, a daily digest instead of an email
-    each turn (an account keeps that choice on itself)."""
+    """What the reader of an address chose on the unsubscribe page (an account keeps its
+    digest choice on itself)."""
 
     address = models.EmailField(unique=True)
     digest = models.BooleanField(
@@ -189,27 +166,6 @@ class MailPreference(models.Model):
 
     def __str__(self) -> str:
         return self.address
-
-
-# Why mail to a seat's address is stopped or lessened, as expressions of the seat's row:
-# a board page reads them with the rest of its table (games.pages.table_read, one query), and
-# neither the page nor the emails of a move made there ask again. Addresses are stored
-# normalized (lower case).
-_preference = MailPreference.objects.filter(address=models.OuterRef("email"))
-MAIL_STOPPED_COLUMNS = {
-    "suppression": models.Subquery(
-        Suppression.objects.filter(address=models.OuterRef("email")).values("reason")[:1]
-    ),
-    "digest": models.Subquery(_preference.values("digest")[:1]),
-    "stopped_kinds": models.Subquery(_preference.values("stopped_kinds")[:1]),
-}
-
-
-def mail_stopped_columns(seat) -> dict | None:
-    """``seat``'s MAIL_STOPPED_COLUMNS when it was read with them, else None."""
-    if all(hasattr(seat, name) for name in MAIL_STOPPED_COLUMNS):
-        return {name: getattr(seat, name) for name in MAIL_STOPPED_COLUMNS}
-    return None
 
 
 # A login link is asked for by the person who reads it, there and then: an unsubscribe
@@ -226,7 +182,7 @@ class InboundMail(models.Model):
     seat = models.ForeignKey(
         "games.Seat", null=True, blank=True, on_delete=models.SET_NULL, related_name="replies"
     )
-    received_at = models.DateTimeField(default=timezone.now)
+    received_at = models.DateTimeField(default=clock_source.now)
     outcome = models.CharField(max_length=32)
     detail = models.TextField(blank=True)
 
@@ -238,13 +194,8 @@ class InboundMail(models.Model):
 
 
 class Channel(models.Model):
-    """Somewhere besides email that a player's notices, or a table's, go (Apprise URL:
-    notifications.channels). A player's own: their account's (``user``) or, without one,
-    their seat's (``seat``, confirmed from the seat's email before it is used); a table's:
-    the game's (``game``), which says only public things and carries no seat's link.
-
-    The URL holds secrets: shown only masked, never logged; the outbox and the admin
-    name the channel by its id.
+    """Somewhere besides email that a player's notices, or a table's, go (an Apprise URL).
+    A table's channel says only public things. The URL holds secrets: shown only masked.
     """
 
     url = models.TextField(help_text=_("An Apprise URL; shown only masked."))
@@ -263,7 +214,7 @@ class Channel(models.Model):
     active = models.BooleanField(default=True)
     failures_in_a_row = models.PositiveSmallIntegerField(default=0)
     last_test_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(default=clock_source.now)
 
     def __str__(self) -> str:
         return f"channel {self.pk}"
@@ -289,8 +240,8 @@ class ChannelNotice(models.Model):
     facts = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     attempts = models.PositiveSmallIntegerField(default=0)
-    next_attempt_at = models.DateTimeField(default=timezone.now)
-    created_at = models.DateTimeField(default=timezone.now)
+    next_attempt_at = models.DateTimeField(default=clock_source.now)
+    created_at = models.DateTimeField(default=clock_source.now)
     sent_at = models.DateTimeField(null=True, blank=True)
     error = models.TextField(blank=True)
 

@@ -1,12 +1,9 @@
 """Delivering outbox rows: claim, send once through Django's email API, record the result.
 
-A row moves pending -> claimed -> sending -> sent (or failed, suppressed, dropped). The
-claim is one conditional UPDATE, so of two tasks for the same row only one ever has it.
-A claimed row is handed to the mail server only after a second conditional UPDATE has
-marked it "sending" (while the claim is still this delivery's and still alive): "sending"
-means "may have gone out", and only the row on the wire is ever in it. A claim that is
-never handed over runs out by itself (CLAIM_LEASE) and the sweep puts the row back to
-pending, so a dead worker or database strands nothing that did not go out.
+Pending -> claimed -> sending -> sent (or failed, suppressed, dropped). Both the claim and
+the hand-over are conditional UPDATEs, so only one task ever has a row and only the row on
+the wire is ever "sending" (may have gone out). A claim never handed over runs out
+(CLAIM_LEASE) and the sweep releases it, so a dead worker strands nothing unsent.
 """
 
 import logging
@@ -24,8 +21,8 @@ from django.core.mail import EmailMultiAlternatives, get_connection, mail_admins
 from django.db import InterfaceError, OperationalError, transaction
 from django.db import connection as database
 from django.db.models import Count, F, Q, QuerySet
-from django.utils import timezone
 
+from helpers import clock_source
 from helpers.text import one_line
 from notifications import compose
 from notifications.models import Message, Suppression
@@ -38,26 +35,20 @@ BATCH = 50
 MAX_ATTEMPTS = 8
 # A task queued for a row's time may start this much early (clocks of machines differ).
 EARLY = timedelta(seconds=5)
-# How long one delivery task may run. Every network step of a send gives up after
-# EMAIL_TIMEOUT (SMTP) or anymail's REQUESTS_TIMEOUT (10 s by default), so the soft limit
-# is only reached by a server that answers very slowly at every step; the hard limit kills
-# the worker's process, which leaves the row on the wire "sending".
-SEND_SOFT_TIME_LIMIT = 120
-SEND_TIME_LIMIT = 150
-# Within a delivery (seconds from its start): no row is handed to the mail server after
-# HAND_OVER_FOR (the rest are released); outcomes the database could not take are tried
-# again until WRITE_BACK_FOR, before the soft time limit.
-HAND_OVER_FOR = 60
-WRITE_BACK_FOR = SEND_SOFT_TIME_LIMIT - 15
-# A claim's life. It outlasts the task's hard time limit (counted from the task's start,
-# before the claim), so a delivery whose claim has run out is dead, or stopped by its own
-# hand-over check (which refuses a claim this old): a slow live worker and a new one never
-# both send a row. The sweep (every minute) releases such rows, so a row never handed
-# over is due again within CLAIM_LEASE plus a minute of its claim.
-CLAIM_LEASE = timedelta(seconds=SEND_TIME_LIMIT + 30)
-# A row left "sending" this long means its worker died (or was killed at the hard limit)
-# between handing it over and recording the answer: the operator is told, once.
-STUCK_AFTER = timedelta(seconds=SEND_TIME_LIMIT) + timedelta(minutes=1)
+# How long one delivery task may run (wall time); the hard limit kills the worker and
+# leaves the row on the wire "sending".
+SEND_TIME_LIMIT = settings.RAILMAIL_SEND_TIME_LIMIT
+SEND_SOFT_TIME_LIMIT = SEND_TIME_LIMIT - SEND_TIME_LIMIT // 5
+# Within a delivery: no hand-over after HAND_OVER_FOR; answers the database could not
+# take are retried until WRITE_BACK_FOR, before the soft limit.
+HAND_OVER_FOR = SEND_TIME_LIMIT * 2 // 5
+WRITE_BACK_FOR = SEND_SOFT_TIME_LIMIT - SEND_TIME_LIMIT // 10
+# A claim's life: it outlasts the task's hard limit, so a slow live worker and a new one
+# never both send a row. Compared through ``clock_source.lasting``, as claims are stamped
+# by the games' clock, which a test may run faster.
+CLAIM_LEASE = timedelta(seconds=SEND_TIME_LIMIT + SEND_TIME_LIMIT // 5)
+# A row "sending" this long lost its worker between hand-over and answer: tell the operator.
+STUCK_AFTER = timedelta(seconds=SEND_TIME_LIMIT + SEND_TIME_LIMIT * 2 // 5)
 # What the database raises while it is away (restarting, unreachable, connection cut).
 DATABASE_AWAY = (OperationalError, InterfaceError)
 
@@ -77,13 +68,9 @@ def backoff(attempts: int) -> timedelta:
 
 
 def is_temporary(exc: BaseException) -> bool:
-    """Whether a failed send may succeed later.
+    """Whether a failed send may succeed later (SMTP 4xx, HTTP 429/5xx, no answer).
 
-    SMTP: a 4xx answer is temporary, a 5xx one permanent (RFC 5321), and a network error
-    (refused, reset, timed out, cut off) temporary. A provider's HTTP API: 429 and 5xx are
-    temporary, any other 4xx permanent, no answer at all temporary. Anything else (a
-    message that cannot be built, such as a header Django refuses) is permanent: trying
-    again builds the same message.
+    A message that cannot be built is permanent: trying again builds the same message.
     """
     if isinstance(exc, SoftTimeLimitExceeded):
         return True  # the server answered too slowly: like a timeout
@@ -107,10 +94,8 @@ def is_temporary(exc: BaseException) -> bool:
 
 
 def stops_the_batch(exc: BaseException) -> bool:
-    """Whether a failed send says the mail server itself is unwell (no answer in time, the
-    connection refused or cut), so that the batch's other rows would fare no better: they
-    are released at once instead of each waiting its own timeouts. An answer about one
-    message (a 4xx or 5xx, a provider's error status) does not stop the batch."""
+    """Whether the mail server itself is unwell (no answer, connection refused or cut), so
+    the batch's other rows are released at once rather than each waiting its timeouts."""
     if isinstance(exc, SoftTimeLimitExceeded | smtplib.SMTPServerDisconnected):
         return True
     if isinstance(exc, smtplib.SMTPException):
@@ -121,10 +106,8 @@ def stops_the_batch(exc: BaseException) -> bool:
 
 
 def may_have_gone(exc: BaseException, connection) -> bool:
-    """Whether a send that raised ``exc`` may still have delivered its message: it went
-    out whole and no answer came back (notifications.smtp says so for SMTP; for a
-    provider's API, a request sent whose answer timed out). Never when a provider
-    deduplicates on our key (RAILMAIL_IDEMPOTENCY_HEADER): trying again is safe there."""
+    """Whether the message went out whole with no answer back; never when the provider
+    deduplicates on our key (RAILMAIL_IDEMPOTENCY_HEADER), as a retry is safe there."""
     if settings.RAILMAIL_IDEMPOTENCY_HEADER:
         return False
     if isinstance(exc, smtplib.SMTPResponseException | AnymailRecipientsRefused):
@@ -140,21 +123,13 @@ def describe(exc: BaseException) -> str:
 
 
 def deliver(message_id: int, now: datetime | None = None, *, along: int = 0) -> Message | None:
-    """Build and send outbox row ``message_id`` if it is pending and due, and with it up to
-    ``along`` other rows due now; return the row, or None if it was not ours to send.
+    """Send outbox row ``message_id`` if pending and due, with up to ``along`` others due
+    (one claim, one connection); return the row, or None if it was not ours.
 
-    A worker woken for one row takes along the others that are due (a round's end, a
-    burst after an outage): one claim, one read, one connection to the mail server. Each
-    email is built here (notifications.compose) from what its row records; one that is no
-    longer needed ends "dropped". Each row is marked "sending" just before it is handed
-    over, in the same transaction that records the answer for the row before it, so at
-    most the row on the wire is ever in doubt. Raises TemporaryFailure when the provider
-    or the network failed for this row and it should be tried again after ``retry_in`` (a
-    row taken along is tried again by the sweep). Whatever else goes wrong, a row ends
-    "failed" with the reason: an exception leaves a row "sending" only when its message
-    went out whole and no answer came back (may_have_gone).
+    Raises TemporaryFailure to retry this row after ``retry_in``; rows taken along are
+    retried by the sweep. Only a row that may_have_gone is ever left "sending".
     """
-    now = now or timezone.now()
+    now = now or clock_source.now()
     started = time.monotonic()
     token = secrets.token_hex(16)
     rows = {
@@ -168,9 +143,8 @@ def deliver(message_id: int, now: datetime | None = None, *, along: int = 0) -> 
 
 
 def _claim(message_id: int, now: datetime, along: int, token: str) -> list[Message]:
-    """Claim the row, and up to ``along`` others due now, by one conditional UPDATE: of two
-    workers, only one ever gets a row. Return the rows this call claimed, with everything
-    building their emails reads."""
+    """Claim the row and up to ``along`` others by one conditional UPDATE, so of two
+    workers only one ever gets a row."""
     wanted = Q(pk=message_id)
     if along:
         due = Message.objects.filter(
@@ -178,12 +152,12 @@ def _claim(message_id: int, now: datetime, along: int, token: str) -> list[Messa
         ).exclude(pk=message_id)
         wanted |= Q(pk__in=due.order_by("next_attempt_at").values("pk")[:along])
     # The claim's life runs on the real clock, whatever moment the task was queued for.
-    claimed_at = timezone.now()
+    claimed_at = clock_source.now()
+    early = clock_source.lasting(EARLY)
     claimed = Message.objects.filter(
-        wanted, status=Message.Status.PENDING, next_attempt_at__lte=now + EARLY
+        wanted, status=Message.Status.PENDING, next_attempt_at__lte=now + early
     ).update(status=Message.Status.CLAIMED, claimed_at=claimed_at, claim=token)
     if not claimed:
-        # Sent, being sent by another worker, given up, or not due yet: nothing to do.
         return []
     # The partial index of claimed rows finds them by claimed_at.
     rows = with_what_emails_read(
@@ -206,10 +180,8 @@ def _deliver_claimed(
 ) -> list[Message]:
     """Build, hand over and send claimed rows over one connection; record how each ended.
 
-    The answers not yet written (``answered``) go to the database with the next row's
-    hand-over. When the database is away, nothing more is handed over; the answers are
-    kept and written once it is back (until WRITE_BACK_FOR), and the rows not handed over
-    are released (or, if it stays away, their claim runs out).
+    Answers are written with the next row's hand-over. While the database is away nothing
+    more is handed over; answers are kept for _write_back and the rest released.
     """
     if not rows:
         return rows
@@ -224,6 +196,10 @@ def _deliver_claimed(
                 email = _prepare(row)
             except _DatabaseAway:
                 log.warning("database away while building an email: the batch stops")
+                break
+            except SoftTimeLimitExceeded:
+                # Out of time, not a broken email: released for a later delivery.
+                log.warning("the delivery's time ran out while building an email: released")
                 break
             except Exception as exc:  # it cannot be built: building it again fails again
                 row.error = describe(exc)
@@ -250,8 +226,7 @@ def _deliver_claimed(
             except Exception as exc:
                 row.error = describe(exc)
                 if may_have_gone(exc, connection):
-                    # Sent whole, its answer lost: in doubt. It stays "sending", for the
-                    # operator (reported by the sweep), rather than risk a second copy.
+                    # In doubt: it stays "sending" for the operator rather than risk a copy.
                     row.error = f"No answer after the whole message was sent: {row.error}"
                     answered.append(row)
                     _close(connection)
@@ -260,8 +235,7 @@ def _deliver_claimed(
                     given_up.append((row, exc))
                     _give_up(row, exc, why="" if not is_temporary(exc) else _still_failing(row))
                 else:
-                    # The server answered with an error (or never answered), so nothing
-                    # was accepted: releasing the claim is safe.
+                    # Nothing was accepted, so releasing the claim is safe.
                     row.status = Message.Status.PENDING
                     row.next_attempt_at = now + backoff(row.attempts)
                 answered.append(row)
@@ -302,11 +276,9 @@ def _prepare(row: Message) -> EmailMultiAlternatives | None:
 def _record(
     answered: list[Message], token: str, *, hand_over: Message | None = None, release=()
 ) -> bool:
-    """Write the answers of ``answered`` and, in the same transaction, mark ``hand_over``
-    "sending" (with the email as built) if it is still claimed under ``token`` and its
-    claim has not run out, and put the rows ``release`` back to pending; return whether
-    ``hand_over`` is ours to send. Every write names the claim: a row released and claimed
-    again by another delivery is never written by this one."""
+    """In one transaction, write ``answered``, mark ``hand_over`` "sending" if its claim is
+    still ours and alive, and release ``release``; return whether ``hand_over`` is ours.
+    Every write names the claim, so a row reclaimed by another delivery is never touched."""
     handed = False
     with transaction.atomic():
         for row in answered:
@@ -319,7 +291,7 @@ def _record(
                     pk=hand_over.pk,
                     status=Message.Status.CLAIMED,
                     claim=token,
-                    claimed_at__gt=timezone.now() - CLAIM_LEASE,
+                    claimed_at__gt=clock_source.now() - clock_source.lasting(CLAIM_LEASE),
                 ).update(
                     status=Message.Status.SENDING,
                     attempts=F("attempts") + 1,
@@ -336,10 +308,8 @@ def _record(
 def _write_back(
     answered: list[Message], token: str, waiting: list[Message], started: float
 ) -> None:
-    """Write the batch's last answers and release the rows not handed over, trying again
-    while the database is away, until WRITE_BACK_FOR from the start of the delivery. A
-    row whose answer cannot be written stays "sending" (the operator is told); a row not
-    released is released by the sweep when its claim runs out."""
+    """Write the last answers and release the rest, retrying while the database is away
+    until WRITE_BACK_FOR; what stays unwritten the sweep reports or releases."""
     pause = 0.25
     while answered or waiting:
         try:
@@ -359,8 +329,8 @@ def _write_back(
 
 
 def _forget_connection() -> None:
-    """Drop the database connection that failed, so that the next query opens a new one
-    (outside a transaction; inside one, such as a test's, it is left to its owner)."""
+    """Drop the failed database connection so the next query opens a new one (not inside
+    a transaction, such as a test's: that belongs to its owner)."""
     if not database.in_atomic_block:
         database.close()
 
@@ -372,8 +342,8 @@ BUILT_FIELDS = ["subject", "body_text", "body_html", "headers"]
 
 
 def _close(connection) -> None:
-    """Close the mail connection; a server that does not answer our QUIT (or has gone)
-    must not stop the results of the batch from being written."""
+    """Close the mail connection; a server that ignores QUIT must not stop the batch's
+    results from being written."""
     try:
         connection.close()
     except Exception:
@@ -390,7 +360,7 @@ def _send(row: Message, email: EmailMultiAlternatives, connection) -> None:
         row.status, row.error = Message.Status.FAILED, f"Rejected: {status.status}"
         return
     row.provider_id = (status.message_id or "") if status is not None else ""
-    row.status, row.error, row.sent_at = Message.Status.SENT, "", timezone.now()
+    row.status, row.error, row.sent_at = Message.Status.SENT, "", clock_source.now()
 
 
 def _still_failing(row: Message) -> str:
@@ -398,7 +368,6 @@ def _still_failing(row: Message) -> str:
 
 
 def _give_up(row: Message, exc: Exception, why: str = "") -> None:
-    """Mark the row failed with the reason."""
     refused = isinstance(exc, AnymailRecipientsRefused | smtplib.SMTPRecipientsRefused)
     error = f"Address rejected: {row.error}" if refused else row.error
     row.status, row.error = Message.Status.FAILED, f"{error} ({why})" if why else error
@@ -429,8 +398,7 @@ def tell_operator(subject: str, body: str) -> None:
 
 
 def build_email(message: Message, images: dict[str, bytes] | None = None) -> EmailMultiAlternatives:
-    """Return the Django email for an outbox row as built, with its tags and metadata,
-    and ``images`` (PNG by Content-ID) inline beside the HTML."""
+    """The Django email for an outbox row, ``images`` (PNG by Content-ID) inline."""
     headers = dict(message.headers)
     email = EmailMultiAlternatives(
         # Rows written before names were checked may hold a line break: one line here.
@@ -448,23 +416,20 @@ def build_email(message: Message, images: dict[str, bytes] | None = None) -> Ema
             image.add_header("Content-ID", f"<{content_id}>")
             image.add_header("Content-Disposition", "inline", filename="board.png")
             email.attach(image)
-    # A provider that deduplicates on a key of ours (deploy/README.md) gets the row's
-    # token, the same for every try of the row, in the header it reads.
+    # The same for every try, so a provider that deduplicates on it sends one copy.
     if settings.RAILMAIL_IDEMPOTENCY_HEADER:
         email.extra_headers[settings.RAILMAIL_IDEMPOTENCY_HEADER] = message.token
     # anymail passes these to the provider; other backends ignore them.
     email.tags = [message.kind]
     email.metadata = {"outbox_id": str(message.pk), "game": str(message.game_id or "")}
-    # The provider must not rewrite links through its redirector: seat and sign-in links
-    # are secrets, and an opened email is the player's business.
+    # Seat and sign-in links are secrets: no provider redirector, no open tracking.
     email.track_clicks = False
     email.track_opens = False
     return email
 
 
 def with_what_emails_read(rows: QuerySet[Message]) -> list[Message]:
-    """``rows`` in order, with what building their emails reads (their games, seats,
-    accounts), in three queries for any number."""
+    """``rows`` in order, with what building their emails reads, in three queries."""
     rows = list(
         rows.select_related("game__created_by", "seat__user")
         .prefetch_related("game__seats")
@@ -472,55 +437,37 @@ def with_what_emails_read(rows: QuerySet[Message]) -> list[Message]:
     )
     for row in rows:
         if row.seat is not None and row.seat.game_id == row.game_id:
-            # The seat's game is the message's: one object for both, not a query for
-            # each row when the email reads the seat's language (games.words.languages).
+            # One object for both, not a query per row for the seat's language.
             row.seat.game = row.game
     return rows
 
 
 def due_rows(now: datetime) -> list[int]:
-    """Pending rows whose time has come, the longest waiting first (at most 500).
-
-    The minute's sweep hands them to delivery: a row written for later (a your-turn email
-    waits its grace period) gets no task until then, and one whose task the broker lost
-    (it may drop messages when it restarts) would wait for ever. A row whose task is
-    queued already may be among them: its claim makes the second task a no-op.
-    """
-    # In the order of the partial index of pending rows (no sort).
+    """Pending rows due, longest waiting first: rows written for later and rows whose task
+    the broker lost get sent by the sweep; a duplicate task is a no-op through the claim."""
     due = Message.objects.filter(status=Message.Status.PENDING, next_attempt_at__lte=now)
     return list(due.order_by("next_attempt_at").values_list("pk", flat=True)[:500])
 
 
 def release_expired(now: datetime) -> int:
-    """Put back to pending the rows whose claim has run out without their being handed to
-    the mail server (their worker died, or the database was away); return how many.
-
-    Such a row never reached the server, so sending it is safe; its claim outlasts the
-    delivery task's hard time limit, so the delivery that claimed it is dead or will no
-    longer hand it over (its hand-over checks the claim's age and token).
-    """
+    """Put back to pending the rows whose claim ran out before hand-over; return how many.
+    Safe: they never reached the server, and their delivery can no longer hand them over."""
     return Message.objects.filter(
-        status=Message.Status.CLAIMED, claimed_at__lte=now - CLAIM_LEASE
+        status=Message.Status.CLAIMED, claimed_at__lte=now - clock_source.lasting(CLAIM_LEASE)
     ).update(status=Message.Status.PENDING, claim="")
 
 
 def report_stuck(now: datetime) -> int:
-    """Tell the operator, once, of each row left "sending" by a worker that died; return
-    how many rows are stuck in all.
-
-    A row left "sending" is never sent again automatically: the worker may have handed it
-    to the server just before it died, and a second copy is worse than a late one. The
-    operator gets one email per newly stuck row (mail_admins, outside the outbox) with
-    what is known; the admin lists such rows (status "Being sent") and its "Send again"
-    action resends them once the operator has checked the provider's log.
-    """
-    stuck = Message.objects.filter(status=Message.Status.SENDING, claimed_at__lte=now - STUCK_AFTER)
+    """Tell the operator, once, of each row left "sending"; return how many are stuck.
+    Never resent automatically: a second copy is worse than a late one."""
+    stuck = Message.objects.filter(
+        status=Message.Status.SENDING, claimed_at__lte=now - clock_source.lasting(STUCK_AFTER)
+    )
     unreported = Q(stuck_reported_at__isnull=True)
-    # One query in the usual minute, when no row is newly stuck: both counts at once.
     counts = stuck.aggregate(stuck=Count("pk"), new=Count("pk", filter=unreported))
     new = list(stuck.filter(unreported).order_by("pk")[:100]) if counts["new"] else []
     if new:
-        # Claimed first, so that two sweeps running at once report each row once.
+        # Claimed first, so two sweeps at once report each row once.
         reported = Message.objects.filter(
             pk__in=[row.pk for row in new], stuck_reported_at__isnull=True
         ).update(stuck_reported_at=now)
@@ -556,7 +503,7 @@ def requeue(message_ids) -> list[int]:
     )
     Message.objects.filter(pk__in=ids).update(
         status=Message.Status.PENDING,
-        next_attempt_at=timezone.now(),
+        next_attempt_at=clock_source.now(),
         claimed_at=None,
         stuck_reported_at=None,
     )

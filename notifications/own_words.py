@@ -1,19 +1,9 @@
 """A reply's own words: what the player wrote, wherever it stands around the quote.
 
-Mail programs put the answer above the quoted email (Gmail, Outlook, Apple Mail), below it
-(Thunderbird when asked, many who write by hand), or between quoted parts; HTML-only mail
-marks its quote with <blockquote> or a quote class instead of "> ". ``own_words`` keeps
-every line of the reader's own and drops the quote in all its forms: lines marked "> ",
-attribution lines ("On ... wrote:", "Am ... schrieb ...:", found with mail-parser-reply's
-patterns, which know many languages), an unmarked quote under an Outlook header block
-(to the end), signatures ("-- " up to the next quote) and "Sent from my iPhone".
-
-Blocks of own words that stood apart (a quote between them) are kept apart by a blank
-line: a move ends at the first blank line, so it never runs into words written below.
-
-``private_reason`` is the last guard before words go to the table: whatever was read, text
-that holds a seat link or token, three or more of the reader's own cities, or a piece of
-our email is never posted (compared as normalised text: quotes get re-wrapped).
+Mail programs quote above, below or between the answer, and in HTML without "> ", so
+every form of quote, attribution and signature is dropped. Blocks that stood apart stay
+apart, so a move never runs into words written below it. The last guard before the table
+refuses a seat link, a hand's cities or a piece of our email, however re-wrapped.
 """
 
 from __future__ import annotations
@@ -66,8 +56,7 @@ def message_text(message: EmailMessage) -> str:
 
 
 def own_words(text: str) -> str:
-    """The lines of ``text`` the reader wrote, quotes, attributions and signatures
-    dropped; blocks that stood apart are separated by a blank line."""
+    """The lines of ``text`` the reader wrote, blocks that stood apart kept apart."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     attribution = _attribution_lines(lines)
     kept: list[str] = []
@@ -95,8 +84,7 @@ def own_words(text: str) -> str:
 
 
 def _quoted_below(lines: list[str], number: int, attribution: set[int]) -> bool:
-    """Whether the first written line under the attribution at ``number`` is quoted
-    ("> "), or there is none."""
+    """Whether the first line under the attribution at ``number`` is quoted, or missing."""
     for below in range(number + 1, len(lines)):
         if below in attribution:
             continue
@@ -107,8 +95,7 @@ def _quoted_below(lines: list[str], number: int, attribution: set[int]) -> bool:
 
 
 def _outlook_header(lines: list[str], number: int) -> bool:
-    """Whether an unquoted header block ("From:", "Sent:", ...: two or more lines in a
-    row) starts at line ``number``."""
+    """Whether an unquoted header block ("From:", "Sent:", ...) starts at line ``number``."""
     if not HEADER_LINE.match(lines[number].strip()):
         return False
     following = lines[number + 1 : number + 4]
@@ -122,9 +109,7 @@ def _header_pattern() -> re.Pattern:
 
 
 def _attribution_lines(lines: list[str]) -> set[int]:
-    """The numbers of the lines that say who wrote the quote ("On ..., X wrote:"), by
-    mail-parser-reply's patterns for English and German (an attribution may be wrapped
-    over two lines)."""
+    """The numbers of the lines saying who wrote the quote, which may be wrapped."""
     pattern = _header_pattern()
     found: set[int] = set()
     for number in range(len(lines)):
@@ -249,8 +234,7 @@ def holds_link(text: str, tokens: list[str]) -> bool:
 
 
 def cities_named(text: str, names: list[list[str]]) -> int:
-    """How many of the cities ``names`` (each a list of its names in every language)
-    ``text`` names."""
+    """How many of the cities ``names`` (each in every language) ``text`` names."""
     plain = f" {re.sub(r'[^a-z0-9]+', ' ', normalised(text))} "
     count = 0
     for spellings in names:
@@ -263,9 +247,7 @@ def cities_named(text: str, names: list[list[str]]) -> int:
 
 
 def quotes_ours(text: str, sent_text: str) -> bool:
-    """Whether ``text`` holds a piece of ``sent_text`` (our email) however re-wrapped:
-    any of our lines of QUOTED_PIECE characters or more, or, for shorter lines, two of
-    them in a row."""
+    """Whether ``text`` holds a piece of ``sent_text`` (our email) however re-wrapped."""
     if not sent_text:
         return False
     theirs = normalised(text)

@@ -6,16 +6,20 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.db.models import Max
 from django.urls import reverse
-from django.utils import timezone
 
 from games import rules
 from games.derived import snapshots
 from games.links import make_token
-from games.models import Plan, PlanTurn, Seat
+from games.models import Event, Plan, PlanTurn, Seat
 from games.services import plans
 from games.words.city_names import city_name
+from helpers import clock_source
 from notifications.models import Message
+
+# Emails the player never got: they do not end what the next one reports.
+NOT_RECEIVED = (Message.Status.DROPPED, Message.Status.SUPPRESSED, Message.Status.FAILED)
 
 
 def at_turn(seat: Seat, snapshot: snapshots.Snapshot) -> tuple[bool, str | None]:
@@ -50,7 +54,7 @@ def at_turn(seat: Seat, snapshot: snapshots.Snapshot) -> tuple[bool, str | None]
 def wait_for_vacation(seat: Seat, now: datetime | None = None) -> timedelta:
     """How long a plan's stop email waits: until the player's vacation ends (plans go
     on playing during one)."""
-    now = now or timezone.now()
+    now = now or clock_source.now()
     user = seat.user
     if user is not None and user.vacation_until is not None and user.vacation_until > now:
         return user.vacation_until - now
@@ -83,17 +87,34 @@ def offers(seat: Seat, state: rules.GameState) -> list[dict]:
     return found
 
 
-def played_since(seat: Seat, version: int) -> int:
-    """How many turns the seat's plan played since the last email it was sent about the
-    game before ``version`` (or since the game began), up to ``version``."""
-    if not PlanTurn.objects.filter(game_id=seat.game_id, seat=seat.position).exists():
+def played_since(
+    seat: Seat, version: int, *, before: int | None = None, digest_to: str = ""
+) -> int:
+    """How many turns the seat's plan played up to ``version`` since the last email the
+    seat got about the game up to then (or since the game began). ``before``: the email's
+    own outbox row, when it has one (only rows before it count: of two emails at one
+    version, the first says it). ``digest_to``: for a daily digest, whose last digest
+    counts as an email about the game too."""
+    turns = PlanTurn.objects.filter(game_id=seat.game_id, seat=seat.position)
+    if not turns.exists():
         return 0
+    earlier = Message.objects.filter(seat=seat, facts__version__lte=version)
+    if before is not None:
+        earlier = earlier.filter(pk__lt=before)
     last = (
-        Message.objects.filter(seat=seat, facts__version__lt=version)
+        earlier.exclude(status__in=NOT_RECEIVED)
         .order_by("-pk")
         .values_list("facts__version", flat=True)
         .first()
     ) or 0
-    return PlanTurn.objects.filter(
-        game_id=seat.game_id, seat=seat.position, seq__gt=last, seq__lte=version
-    ).count()
+    if digest_to:
+        sent = (
+            Message.objects.filter(kind="digest", to=digest_to, status=Message.Status.SENT)
+            .order_by("-sent_at")
+            .values_list("sent_at", flat=True)
+            .first()
+        )
+        if sent is not None:
+            seen = Event.objects.filter(game_id=seat.game_id, created_at__lte=sent)
+            last = max(last, seen.aggregate(seq=Max("seq"))["seq"] or 0)
+    return turns.filter(seq__gt=last, seq__lte=version).count()

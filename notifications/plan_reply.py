@@ -1,8 +1,6 @@
-"""Build plans by reply: ``plan: <city>``, ``plan: all`` or ``plan: stop`` (German
-``plan: alle``, ``plan: stopp``; city names in either language) as the first line of a
-reply sets or cancels the seat's plan. Valid whether or not it is the player's turn, and
-stale only once the round of the email it answers has ended. The player gets an answer
-that confirms it (or says why not), written only to them."""
+"""Build plans by reply: a first line ``plan: <city>``, ``plan: all`` or ``plan: stop``
+(in English or German) sets or cancels the seat's plan. It is stale only once the round
+of the email it answers has ended, as plans never carry over."""
 
 from __future__ import annotations
 
@@ -39,8 +37,7 @@ def read(text: str) -> PlanRequest | None:
 
 
 def city_in_hand(state: rules.GameState, position: int, written: str) -> str | None:
-    """The board's name of the city of the seat's hand that ``written`` names, in either
-    language (case and spaces aside)."""
+    """The board's name of the city in the seat's hand that ``written`` names."""
     wanted = " ".join(written.split()).casefold()
     for name in state.hands[position]:
         city = state.board.city_by_name[name]
@@ -50,8 +47,7 @@ def city_in_hand(state: rules.GameState, position: int, written: str) -> str | N
 
 
 def handle(seat: Seat, version: int, request: PlanRequest) -> tuple[str, str]:
-    """Set or cancel ``seat``'s plan as ``request`` asks, the email answered being at
-    ``version``; answer the player; return (outcome code, detail)."""
+    """Set or cancel ``seat``'s plan, answer the player; (outcome code, detail)."""
     game = seat.game
     game.refresh_from_db()
     now = snapshots.current(game).state
@@ -65,8 +61,7 @@ def handle(seat: Seat, version: int, request: PlanRequest) -> tuple[str, str]:
         return answer(seat, "plan-none", gettext("You had no plan to cancel."))
     try:
         if "," in what or ";" in what:
-            # "plan: Omaha, Kansas City": start markers in order of preference, then
-            # all my cities.
+            # Start markers in order of preference, then all my cities.
             try:
                 starts = [
                     places.point_named(now.board, part)
@@ -106,6 +101,6 @@ def handle(seat: Seat, version: int, request: PlanRequest) -> tuple[str, str]:
 
 
 def answer(seat: Seat, code: str, words: str) -> tuple[str, str]:
-    """Tell the player what became of their ``plan:`` reply (only them)."""
+    """Tell the player, and only them, what became of their ``plan:`` reply."""
     emails.reply_answer(seat, code, words)
     return code, words

@@ -1,10 +1,8 @@
 """What a reader may choose when they unsubscribe, and what each choice does.
 
-An email's one-click unsubscribe (RFC 8058) must never silently stop a game in progress:
-for a game's emails it moves the reader to the daily digest, the least mail that still
-lets them play; an invitation's stops invitations; the page it opens offers the rest
-(stop one kind, stop everything). The choices are kept per address: on the account when
-the address has one (its email preference), else in ``MailPreference``.
+A one-click unsubscribe (RFC 8058) must never silently stop a game in progress: for a
+game's emails it moves the reader to the daily digest, the least mail that still lets
+them play.
 """
 
 from __future__ import annotations
@@ -16,12 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User, normalize_email
 from games.models import Seat
 from notifications import emails
-from notifications.models import (
-    MAIL_STOPPED_COLUMNS,
-    MailPreference,
-    Suppression,
-    mail_stopped_columns,
-)
+from notifications.models import MailPreference, Suppression
 
 # The emails of games one plays in: the one-click unsubscribe of these moves the reader
 # to the daily digest.
@@ -43,6 +36,7 @@ KIND_NAMES = {
     emails.BOT_TOOK_OVER: _("news of bots taking seats"),
     emails.DIGEST: _("the daily digest"),
     emails.REPLY_PLAYED: _("confirmations of moves played by reply"),
+    emails.SEAT_DECLINED: _("news of declined invitations"),
 }
 
 # The choice that stops one kind, as the unsubscribe page offers it: whole sentences, so
@@ -56,6 +50,7 @@ STOP_KIND_LABELS = {
     emails.BOT_TOOK_OVER: _("Stop news of bots taking seats"),
     emails.DIGEST: _("Stop the daily digest"),
     emails.REPLY_PLAYED: _("Stop confirmations of moves played by reply"),
+    emails.SEAT_DECLINED: _("Stop news of declined invitations"),
 }
 
 # What the page says once a kind is stopped.
@@ -70,6 +65,7 @@ KIND_STOPPED = {
     emails.REPLY_PLAYED: _(
         "You will get no more confirmations of moves played by reply at this address."
     ),
+    emails.SEAT_DECLINED: _("You will get no more news of declined invitations at this address."),
 }
 
 
@@ -136,17 +132,24 @@ def choose(address: str, kind: str | None, choice: str) -> str:
 
 
 def mail_stopped(seat: Seat) -> dict | None:
-    """Why mail to ``seat``'s address is stopped or lessened (a digest instead of turn
-    emails, kinds stopped), with the token to turn it all back on: plain values, in the
-    active language (the board page's cache key holds them). Read from the seat when it
-    was read annotated with ``MAIL_STOPPED_COLUMNS`` (a board page's is), else queried."""
+    """Why mail to ``seat``'s address is stopped or lessened, and the token to turn it back
+    on: plain values, as the board page's cache key holds them."""
     if seat.is_bot or not seat.email:
         return None
-    columns = mail_stopped_columns(seat)
-    if columns is None:
-        columns = Seat.objects.filter(pk=seat.pk).values(**MAIL_STOPPED_COLUMNS).get()
-    reason, digest, kinds = columns["suppression"], columns["digest"], columns["stopped_kinds"]
     address = seat.email.lower()
+    # One query for the two tables that may say so, read from the seat's row.
+    preference = MailPreference.objects.filter(address=models.OuterRef("email"))
+    reason, digest, kinds = (
+        Seat.objects.filter(pk=seat.pk)
+        .values_list(
+            models.Subquery(
+                Suppression.objects.filter(address=models.OuterRef("email")).values("reason")[:1]
+            ),
+            models.Subquery(preference.values("digest")[:1]),
+            models.Subquery(preference.values("stopped_kinds")[:1]),
+        )
+        .get()
+    )
     stopped = [str(KIND_NAMES[kind]) for kind in kinds or ()]
     if reason is None and not stopped and not digest:
         return None

@@ -1,11 +1,8 @@
 """Where the notifications app listens: games announce what happened, emails follow.
 
-``events_recorded`` and ``seat_invited`` are sent inside the write transaction, so the
-outbox rows written here commit or roll back together with what caused them; each new
-row is queued for delivery after the commit. The emails that events cause are handed back
-to the write path, unwritten, and it inserts them with the events; ``events_appended``
-tells which it wrote, once they are committed. The provider's tracking webhook reports
-bounces and complaints.
+The game signals are sent inside the write transaction, so the outbox rows written here
+commit or roll back with what caused them. Every new outbox row is queued for delivery
+after the commit by one ``post_save`` receiver.
 """
 
 from anymail.signals import EventType, inbound, tracking
@@ -16,7 +13,6 @@ from accounts.models import normalize_email
 from accounts.signals import signed_in_by_link
 from games import rules
 from games.signals import (
-    events_appended,
     events_recorded,
     seat_invited,
     seat_links_renewed,
@@ -37,16 +33,16 @@ from notifications.models import ChannelNotice, Message, Suppression
 
 
 @receiver(post_save, sender=Message, dispatch_uid="notifications.queue_delivery")
-def queue_delivery(sender, instance: Message, created: bool, **kwargs) -> None:
-    """Deliver a new outbox row once its transaction commits."""
-    if created:
-        _deliver(instance)
-
-
-def _deliver(row: Message) -> None:
-    # A suppressed row is never delivered.
-    if row.status == Message.Status.PENDING:
-        tasks.deliver_after_commit(row.pk, row.next_attempt_at)
+@receiver(post_save, sender=ChannelNotice, dispatch_uid="notifications.queue_notice")
+def queue_delivery(sender, instance: Message | ChannelNotice, created: bool, **kwargs) -> None:
+    """Deliver a new outbox row once its transaction commits (helpers.claims sends
+    post_save for the rows it inserts in one statement)."""
+    if not created:
+        return
+    if isinstance(instance, ChannelNotice):
+        tasks.deliver_channel_notice_after_commit(instance.pk, instance.next_attempt_at)
+    elif instance.status == Message.Status.PENDING:  # a muted row is never delivered
+        tasks.deliver_after_commit(instance.pk, instance.next_attempt_at)
 
 
 @receiver(seat_invited, dispatch_uid="notifications.write_invitation")
@@ -56,8 +52,7 @@ def write_invitation(sender, seat, reminder: bool, fresh_link: bool = False, **k
 
 @receiver(events_recorded, dispatch_uid="notifications.write_game_emails")
 def write_game_emails(sender, game, state, events, snapshot, seats, **kwargs) -> list[Message]:
-    """The emails that ``events`` cause: their outbox rows, for the write path to insert
-    with the events."""
+    """The outbox rows ``events`` cause, for the write path to insert with the events."""
     rows = []
     types = [event.type for event in events]
     for event in events:
@@ -72,7 +67,6 @@ def write_game_emails(sender, game, state, events, snapshot, seats, **kwargs) ->
         elif event.type == rules.SEAT_TAKEN_BY_BOT:
             rows += emails.bot_took_over(game, seats, seats[event.data["seat"]], event.seq)
 
-    # Channels besides email: their notices, written with the events as emails are.
     rows += channel_delivery.notices_for(game, state, events, seats)
     if state.is_over or state.seat_to_move is None:
         return rows
@@ -81,22 +75,23 @@ def write_game_emails(sender, game, state, events, snapshot, seats, **kwargs) ->
         return rows
     seat = seats[state.seat_to_move]
     movers = [event.data["seat"] for event in events if event.type in rules.MOVE_EVENTS]
-    # Never an email to the player who just moved about their own move (a player may
-    # be next again when their move ended the round and they start the next one).
+    # No email about one's own move; a player who ends the round may start the next.
     own_move = movers and movers[-1] == seat.position and rules.ROUND_STARTED not in types
     if own_move or seat.is_bot or seat.autopilot or not seat.email:
         return rows
     plan_plays, plan_stopped = plan_mail.at_turn(seat, snapshot)
-    if plan_plays or digests.reads_digest(seat):
+    if plan_plays:
         return rows  # a plan's turn is played at once: nothing to tell
+    # Whether the reader wants it is decided at delivery, in one place.
+    rows += channel_delivery.your_turn_notices(game, seat, snapshot.version)
     row = emails.your_turn(game, seat, snapshot.version, snapshot.digest, plan_stopped)
     return [*rows, row] if row is not None else rows
 
 
 @receiver(turn_seen, dispatch_uid="notifications.your_turn_after_a_look")
 def your_turn_after_a_look(sender, seat, version: int, **kwargs) -> None:
-    """A player looked at their board on their turn: should they leave without moving,
-    their turn email comes an hour later all the same (the look drops the one waiting)."""
+    """A look at the board drops the waiting turn email: should the player leave without
+    moving, it comes later all the same."""
     game = seat.game
     game.refresh_from_db()
     if game.version != version or game.seat_to_move != seat.position:
@@ -106,25 +101,13 @@ def your_turn_after_a_look(sender, seat, version: int, **kwargs) -> None:
     if seat.is_bot or seat.autopilot or not seat.email or digests.reads_digest(seat):
         return
     emails.your_turn_after_a_look(game, seat, version)
-
-
-@receiver(events_appended, dispatch_uid="notifications.deliver_game_emails")
-def deliver_game_emails(sender, written=(), **kwargs) -> None:
-    """Deliver the emails written with the events (they are committed), those due now."""
-    for row in written:
-        if isinstance(row, Message):
-            _deliver(row)
-        elif isinstance(row, ChannelNotice):
-            tasks.deliver_channel_notice_after_commit(row.pk)
+    channel_delivery.your_turn_after_a_look(game, seat, version)
 
 
 @receiver(tracking, dispatch_uid="notifications.record_provider_event")
 def record_provider_event(sender, event, esp_name: str, **kwargs) -> None:
-    """Stop mail to an address after a hard bounce or a spam complaint.
-
-    anymail reports a hard (permanent) bounce as "bounced" and a soft one as "deferred";
-    only the first means the mailbox is gone.
-    """
+    """Stop mail to an address after a hard bounce or a spam complaint (anymail calls a
+    soft bounce "deferred": the mailbox is not gone)."""
     reasons = {
         EventType.BOUNCED: Suppression.Reason.BOUNCED,
         EventType.COMPLAINED: Suppression.Reason.COMPLAINED,
@@ -154,8 +137,7 @@ def tell_staff_of_a_report(sender, message, seat, **kwargs) -> None:
 
 @receiver(inbound, dispatch_uid="notifications.read_a_reply")
 def read_a_reply(sender, event, esp_name: str, **kwargs) -> None:
-    """A reply through the provider's inbound webhook (authenticated by anymail with the
-    webhook secret, as the tracking webhook is): into the one handler."""
+    """A reply through the provider's inbound webhook (anymail checks its secret)."""
     message = event.message
     envelope_to = [message.envelope_recipient] if message.envelope_recipient else []
     mail_in.receive(message, envelope_from=message.envelope_sender or "", envelope_to=envelope_to)

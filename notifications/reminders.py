@@ -1,10 +1,8 @@
 """Reminders before a move is due, found by the minute scan.
 
-Each turn's reminders are scheduled on its Game row (``remind_at``: the write path sets
-it to the turn's first reminder), so the scan reads, through a partial index, only the
-games whose reminder has come, and hands each to its own task. The task sends the
-reminder now due, an outbox row unique per turn and hour (sending it twice sends it
-once), and moves ``remind_at`` on to the turn's next reminder.
+The next reminder is kept on the Game row (``remind_at``), so the scan reads only the
+games whose reminder has come, through a partial index. A reminder is unique per turn and
+hour, so sending it twice sends it once.
 """
 
 from __future__ import annotations
@@ -19,8 +17,7 @@ from games.services.clock import on_vacation
 from notifications import emails
 from notifications.models import Message
 
-# Games handed to reminder tasks per scan, so one scan never runs for long; the rest wait
-# a minute.
+# Per scan, so one scan never runs long; the rest wait a minute.
 BATCH = 200
 
 
@@ -66,8 +63,7 @@ def remind(game: Game, now: datetime) -> bool:
         return False
     left = game.deadline - now
     allowed = game.time_per_move or timedelta(0)
-    # Hours that have come, and that fit in a turn: 24 hours' notice of a 12-hour move
-    # would arrive as the turn begins.
+    # Only hours that fit in a turn: 24 hours' notice of a 12-hour move would come at once.
     due = [
         hours
         for hours in game.reminder_hours

@@ -2,11 +2,9 @@
 
     reply+<token>@<RAILMAIL_INBOUND_DOMAIN>
 
-The token is lower-case base32 (some mail systems lower-case addresses) of the seat's
-id, the game version the email was built at, and an HMAC of both and the seat's link
-nonce, cut to 80 bits: it cannot be guessed or changed, it names the seat (and so the
-game), and it dies when the seat's links are replaced. The local part is 35 characters,
-well inside the 64 that RFC 5321 allows.
+The token is lower-case base32 (some mail systems lower-case addresses) of the seat, the
+version and an HMAC keyed with the seat's link nonce: it cannot be guessed, and it dies
+when the seat's links are replaced.
 """
 
 from __future__ import annotations
@@ -41,8 +39,7 @@ def token(seat: Seat, version: int) -> str:
 
 
 def reply_address(seat: Seat, version: int) -> str:
-    """The address a reply to ``seat``'s email (built at ``version``) goes to, or "" when
-    the site reads no mail (RAILMAIL_INBOUND_DOMAIN unset)."""
+    """Where a reply to ``seat``'s email goes, or "" when the site reads no mail."""
     domain = settings.RAILMAIL_INBOUND_DOMAIN
     return f"{PREFIX}{token(seat, version)}@{domain}" if domain else ""
 
@@ -71,6 +68,6 @@ def read(address: str) -> tuple[Seat, int]:
     seat_id, version = struct.unpack(">II", payload)
     seat = Seat.objects.select_related("game", "user").filter(pk=seat_id).first()
     if seat is None or not hmac.compare_digest(mac, _mac(payload, seat.link_nonce)):
-        # A forged token, or the seat's links were replaced since (the nonce changed).
+        # Forged, or the seat's links were replaced since.
         raise BadReplyAddress("the reply address is not (or no longer) valid")
     return seat, version

@@ -1,20 +1,10 @@
 """What a reply to a game email asks for: one grammar for what the emails print and what
-replies may say, shown in every your-turn email and every answer to a reply.
+replies may say.
 
-A reply's own words (notifications.own_words) are a move when the first line of a block
-of them is ``1``, ``2`` or ``3`` (one of the email's suggestions) or starts with ``move:``
-(``zug:`` in German, and either in every language). A ``move:`` runs to the first blank
-line, lines the mail program wrapped joined again, and names one or two lines as the
-emails print them, each by its two ends ("Denver to 1 east of Denver"), joined by
-"and"/"und", ";" or ","; or, for the first turn of a round, the point for the start
-marker. A suggestion copied whole reads too ("..., 2 tracks, towards Omaha", "Start
-marker in Denver"), in every language.
-
-Point names may hold "and" themselves ("1 north-east and 1 east of Helena"), so a move
-is read every way its joins allow and checked against the board: one reading is played,
-none or two are answered (two: both shown), never guessed. Words after the move are
-ignored and the confirmation says so. A first line that looks like a mistyped command
-("mvoe:", a line of only place names) is answered with the grammar, never posted.
+A move is a suggestion's number or ``move:`` (in any language) and the lines as the
+emails name them. Point names may hold "and" themselves, so a move is read every way
+its joins allow: exactly one reading is played, otherwise the player is asked, never
+guessed for. A first line that looks like a mistyped command is answered, never posted.
 """
 
 from __future__ import annotations
@@ -32,14 +22,12 @@ from games import rules
 from games.words import narration, places
 from helpers.text import and_list
 
-# The words that start a move, in every language the site speaks ("move" and its
-# translations in the catalogues: tests check each is here).
+# Every language's word for "move" (tests check the catalogues against it).
 MOVE_WORDS = ("move", "zug")
 
 
 def coloured_marks() -> tuple[str, ...]:
-    """How a line is marked as coloured track, as the board page writes it in every
-    language ("(coloured)", "(Farbschiene)"), lower case."""
+    """How the board page marks a line as coloured track, in every language, lower case."""
     marks = []
     for language, _name in settings.LANGUAGES:
         with translation.override(language):
@@ -60,8 +48,7 @@ def move_word() -> str:
 
 
 def move_text(move: rules.Move, board: rules.Board) -> str:
-    """A move as a reply writes it after "move:", in the active language: the lines
-    joined by "and", or the start marker's point."""
+    """A move as a reply writes it after "move:", in the active language."""
     if isinstance(move, rules.PlaceStart):
         return places.point_name(board, board.point_index[move.point])
     return and_list(_line_words(move, board))
@@ -79,8 +66,7 @@ def _line_words(move: rules.Move, board: rules.Board) -> list[str]:
 
 
 def hint(example: str) -> str:
-    """How to play by reply, in the active language, with ``example`` (what to write after
-    the keyword: a move legal for the reader, in this grammar)."""
+    """How to play by reply, with ``example``, a move legal for the reader."""
     return gettext(
         "To play by reply, write on the first line of your reply 1, 2 or 3 (one of the "
         'suggestions), or "%(keyword)s:" and your move: one or two lines, each by its two '
@@ -92,14 +78,12 @@ def hint(example: str) -> str:
 
 PICK = re.compile(r"^#?\s*(\d+)\s*[.):]?$")
 MOVE = re.compile(r"^(?:" + "|".join(MOVE_WORDS) + r")\s*:\s*(.*)$", re.IGNORECASE | re.DOTALL)
-# A first word that may be a mistyped keyword: a short word and a colon ("mvoe:", "zgu:").
 KEYWORD_LIKE = re.compile(r"^([^\W\d_]{2,7})(?=\s|:|$)")
 
 
 @dataclass(frozen=True)
 class Pick:
-    """``number``: which suggestion (1 to 3, or another number the answer refuses);
-    ``ignored``: the words after it."""
+    """A suggestion picked by number, and the words after it (ignored)."""
 
     number: int
     ignored: str = ""
@@ -107,8 +91,7 @@ class Pick:
 
 @dataclass(frozen=True)
 class Named:
-    """The move as written after the keyword (wrapped lines joined), and the words after
-    it (ignored)."""
+    """The move as written after the keyword, and the words after it (ignored)."""
 
     text: str
     ignored: str = ""
@@ -141,17 +124,14 @@ def _after(blocks: list[list[str]], index: int, skip_lines: int) -> str:
 
 
 def read(text: str, board: rules.Board | None = None) -> Pick | Named | Mistyped | None:
-    """What the reply's own words ``text`` ask to play, or None when they are not a move.
-    Mistyped when the first line looks like a command the grammar does not read: a word
-    close to the keyword and a colon ("mvoe:"), or, with ``board``, a keyword-like word
-    or nothing before names of places only ("moev Denver to Omaha", "Denver to Omaha")."""
+    """What the reply's own words ``text`` ask to play, or None when they are not a move."""
     blocks = _blocks(text)
     for index, block in enumerate(blocks):
         first = block[0]
         if match := PICK.match(first):
             return Pick(int(match[1]), _after(blocks, index, 1))
         if match := MOVE.match(first):
-            # A move runs to the first blank line: the lines the mail program wrapped.
+            # Up to the first blank line: mail programs wrap long lines.
             written = " ".join(" ".join([match[1], *block[1:]]).split())
             if pick := PICK.match(written):
                 return Pick(int(pick[1]), _after(blocks, index + 1, 0))
@@ -162,9 +142,8 @@ def read(text: str, board: rules.Board | None = None) -> Pick | Named | Mistyped
 
 
 def looks_mistyped(paragraph: str, board: rules.Board | None = None) -> bool:
-    """Whether ``paragraph`` (the first of a reply) looks like a move the grammar does not
-    read: "mvoe: ...", "zgu: ...", "move Denver to Omaha", or, with ``board``, "moev
-    Denver to Omaha" and "Denver to Omaha" (names of places only)."""
+    """Whether ``paragraph`` looks like a move the grammar does not read ("mvoe: ...",
+    or with ``board``, "Denver to Omaha")."""
     paragraph = " ".join(paragraph.split())
     if board is not None and places.only_place_words(board, bare_move(paragraph)):
         return True
@@ -192,13 +171,11 @@ class Unclear(ValueError):
         self.readings = readings
 
 
-# What joins two lines: "and"/"und", ";", ",", "&", "+".
 JOINS = re.compile(r"\s*[;,&+]\s*|\s+(?:and|und|plus)\s+", re.IGNORECASE)
 
 
 def _template_pattern(template: str) -> re.Pattern:
-    """A suggestion's wording (with %(name)s gaps) as a pattern whose "lines" (or
-    "city"/"point", the marker's) group is the move."""
+    """A suggestion's wording as a pattern whose "move" group is the move."""
     pattern = re.escape(template)
     for name in ("lines", "city", "point"):
         gap = re.escape(f"%({name})s")
@@ -240,10 +217,8 @@ def _patterns_for(languages: tuple[str, ...]) -> tuple[re.Pattern, ...]:
 
 
 def _described_patterns() -> list[re.Pattern]:
-    """Patterns of the suggestions as games.words.suggestions says them, in the active
-    language: the lines, a comma and what the move does ("joins Denver", "two tracks
-    toward Chicago, ..."); a start marker, a colon and how far the cities are. Only a
-    description's own opening words end the move: a comma between two lines does not."""
+    """Patterns of games.words.suggestions' wordings; only a description's own opening
+    words end the move, since a comma may also join two lines."""
     heads = {
         re.split(r"%\(|:", template)[0].strip()
         for template in (
@@ -268,8 +243,7 @@ def _described_patterns() -> list[re.Pattern]:
 
 
 def bare_move(text: str) -> str:
-    """``text`` without a copied suggestion's words around the move ("..., 2 tracks,
-    towards Omaha", "Start marker in Denver"); a trailing full stop dropped."""
+    """``text`` without a copied suggestion's words around the move."""
     text = " ".join(text.split())
     for pattern in _suggestion_patterns():
         if match := pattern.match(text):
@@ -278,8 +252,7 @@ def bare_move(text: str) -> str:
 
 
 def _parts(board: rules.Board, text: str, placing: bool):
-    """Each way ``text`` reads on ``board``: (names as written, ids) per reading that
-    names only real points or lines; and the first reason a reading failed."""
+    """Each reading of ``text`` that names only real places, and the likeliest failure's reason."""
     joins = list(JOINS.finditer(text))
     splits: list[tuple[str, ...]] = [(text,)]
     if not placing:
@@ -312,8 +285,7 @@ def _parts(board: rules.Board, text: str, placing: bool):
 
 
 def requested(state: rules.GameState, text: str) -> rules.Move:
-    """The move ``text`` (what follows the keyword) asks for in ``state``; raises Unclear
-    saying why it cannot be read, or the readings when there are two."""
+    """The move ``text`` asks for in ``state``, or Unclear saying why not."""
     board = state.board
     text = bare_move(text)
     placing = state.phase == rules.PLACING
@@ -329,7 +301,7 @@ def requested(state: rules.GameState, text: str) -> rules.Move:
                 continue
             coloured = frozenset(n for n, name in enumerate(names) if is_coloured(name))
             move = rules.Build(tuple(board.line_points(line) for line in ids), coloured)
-        # In words with ";" between the lines: the one way of writing it that reads once.
+        # With ";" between the lines it reads only one way.
         moves.setdefault(move, "; ".join(_line_words(move, board)))
     if len(moves) == 1:
         return next(iter(moves))

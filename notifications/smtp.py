@@ -1,10 +1,7 @@
 """Django's SMTP backend, able to say whether a send that failed may still have delivered.
 
-A message is in doubt once its end (the final dot of DATA) has gone out and before the
-server's answer has come back: a server that then times out or drops the connection may
-have accepted it (RFC 5321, section 4.1.1.4 on the end of mail data; RFC 1047 on the
-duplicates a lost answer causes). Before that point, nothing can have been delivered, and
-trying again is safe.
+Once the final dot of DATA has gone out, a lost answer may hide an accepted message (RFC
+1047); before it, nothing can have been delivered and trying again is safe.
 """
 
 import smtplib
@@ -34,8 +31,7 @@ class _SMTP_SSL(_NotesTheEnd, smtplib.SMTP_SSL):  # noqa: N801 (smtplib's name)
 
 
 class EmailBackend(DjangoEmailBackend):
-    """Django's SMTP backend (the same settings); after a send that raised,
-    ``may_have_sent()`` says whether the message's end had gone out."""
+    """Django's SMTP backend, with ``may_have_sent()`` for a send that raised."""
 
     @property
     def connection_class(self):

@@ -4,8 +4,8 @@ from datetime import datetime, timedelta
 
 from celery import shared_task
 from django.db import transaction
-from django.utils import timezone
 
+from helpers import clock_source
 from helpers.broker import queue_each
 from notifications import channel_delivery, digests, outbox, reminders
 
@@ -14,48 +14,41 @@ from notifications import channel_delivery, digests, outbox, reminders
     bind=True,
     max_retries=outbox.MAX_ATTEMPTS,
     acks_late=True,
-    # A server that never answers must not hold a worker for ever. The soft limit ends
-    # the send as a temporary failure; the hard one kills the worker's process, leaving
-    # the row on the wire "sending" for sweep_outbox to report (and the batch's rows not
-    # handed over claimed, until their claim runs out: outbox.CLAIM_LEASE).
+    # A silent server must not hold a worker: the soft limit is a temporary failure; the
+    # hard one leaves the row on the wire "sending", for sweep_outbox to report.
     soft_time_limit=outbox.SEND_SOFT_TIME_LIMIT,
     time_limit=outbox.SEND_TIME_LIMIT,
 )
 def deliver(self, message_id: int, now: str | None = None) -> str:
-    """Send an outbox row (if due ``now``), and the other rows due with it. Running it
-    twice sends each once."""
+    """Send an outbox row and the others due with it; running it twice sends each once."""
     moment = datetime.fromisoformat(now) if now else None
     try:
         message = outbox.deliver(message_id, moment, along=outbox.BATCH - 1)
     except outbox.TemporaryFailure as exc:
         if self.request.is_eager:
-            # In-process (no broker): the periodic sweep tries again later, rather than
-            # retrying inside the request that caused the email.
+            # In-process: the sweep retries, not the request that caused the email.
             return "retry later"
-        raise self.retry(exc=exc, countdown=exc.retry_in.total_seconds()) from exc
+        # The broker counts down on wall time.
+        countdown = clock_source.real_seconds(exc.retry_in)
+        raise self.retry(exc=exc, countdown=countdown) from exc
     return message.status if message is not None else "not pending"
 
 
-# A row due within this long gets a task that waits for it with a countdown (a your-turn
-# email's grace period); one due later is left to the minute's sweep, as DESIGN keeps
-# far-future work out of the broker (Redis may lose it).
+# Due within this long: a task with a countdown; later, the sweep, as far-future work is
+# kept out of the broker (Redis may lose it).
 SOON = timedelta(minutes=10)
 
 
 def deliver_after_commit(message_id: int, due: datetime) -> None:
-    """Queue delivery of outbox row ``message_id`` once the current transaction commits
-    (at once outside one): now if it is ``due``, else with a countdown to ``due`` when that
-    is SOON, so a your-turn email goes when its grace ends rather than at the next sweep
-    after it. The sweep stays the backstop (a lost task's row is due, and it queues it),
-    and whether the email is still needed is decided when it is built."""
-    now = timezone.now()
+    """Queue delivery of row ``message_id`` after the commit, with a countdown to ``due`` if
+    SOON, so an email goes when its grace ends; the sweep stays the backstop."""
+    now = clock_source.now()
     if due > now + SOON:
         return
-    wait = max(0.0, (due - now).total_seconds())
+    wait = max(0.0, clock_source.real_seconds(due - now))
     if wait and deliver.app.conf.task_always_eager:
         return  # in-process, a countdown would run at once: the sweep sends it when due
-    # robust: a broker that is down must not turn a committed move into an error page;
-    # the row stays pending and the sweep queues it.
+    # robust: a broker that is down must not turn a committed move into an error page.
     if wait:
         transaction.on_commit(
             lambda: deliver.apply_async((message_id,), countdown=wait), robust=True
@@ -66,14 +59,12 @@ def deliver_after_commit(message_id: int, due: datetime) -> None:
 
 @shared_task
 def sweep_outbox(now: str | None = None) -> dict[str, int]:
-    """Every minute: release the claims that ran out before their rows were handed over,
-    hand the rows that are due to delivery; tell the operator of rows stuck mid-send."""
-    moment = datetime.fromisoformat(now) if now else timezone.now()
+    """Every minute: release expired claims, queue due rows, report rows stuck mid-send."""
+    moment = datetime.fromisoformat(now) if now else clock_source.now()
     released = outbox.release_expired(moment)
     due = outbox.due_rows(moment)
     # One task for each BATCH rows: a delivery takes along the rows due with its own.
     queue_each(deliver, [(pk, moment.isoformat()) for pk in due[:: outbox.BATCH]])
-    # Channel notices due (a retry after backoff, one whose task was lost): one task each.
     notices = channel_delivery.due_notices(moment)
     queue_each(deliver_channel_notice, [(pk, moment.isoformat()) for pk in notices])
     return {"released": released, "due": len(due), "stuck": outbox.report_stuck(moment)}
@@ -81,21 +72,30 @@ def sweep_outbox(now: str | None = None) -> dict[str, int]:
 
 @shared_task(acks_late=True, soft_time_limit=20, time_limit=30)
 def deliver_channel_notice(notice_id: int, now: str | None = None) -> str:
-    """Send a channel notice (notifications.channel_delivery). Running it twice sends once;
-    a failed send waits for the sweep, with backoff."""
+    """Send a channel notice; running it twice sends once, a failure waits for the sweep."""
     return channel_delivery.deliver(notice_id, datetime.fromisoformat(now) if now else None)
 
 
-def deliver_channel_notice_after_commit(notice_id: int) -> None:
-    """Queue a channel notice's delivery once the current transaction commits."""
-    transaction.on_commit(lambda: deliver_channel_notice.delay(notice_id), robust=True)
+def deliver_channel_notice_after_commit(notice_id: int, due: datetime) -> None:
+    """deliver_after_commit for a channel notice."""
+    now = clock_source.now()
+    if due > now + SOON:
+        return
+    wait = max(0.0, clock_source.real_seconds(due - now))  # the broker's wall time
+    if wait and deliver_channel_notice.app.conf.task_always_eager:
+        return  # in-process, a countdown would run at once: the sweep sends it when due
+    if wait:
+        transaction.on_commit(
+            lambda: deliver_channel_notice.apply_async((notice_id,), countdown=wait), robust=True
+        )
+    else:
+        transaction.on_commit(lambda: deliver_channel_notice.delay(notice_id), robust=True)
 
 
 @shared_task
 def send_reminders_and_digests(now: str | None = None) -> dict[str, int]:
-    """Every minute: hand each game whose reminder has come, and from the digest hour each
-    digest reader still to be sent today's digest, to its own task."""
-    moment = datetime.fromisoformat(now) if now else timezone.now()
+    """Every minute: queue a task for each reminder and digest due."""
+    moment = datetime.fromisoformat(now) if now else clock_source.now()
     at = moment.isoformat()
     due = reminders.due_reminders(moment)
     queue_each(send_reminder, [(pk, at) for pk in due])

@@ -9,7 +9,6 @@ from django.core import signing
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import Resolver404, resolve
-from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -20,6 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import links, services
 from games.models import Seat
 from games.views.seat_link import seat_link
+from helpers import clock_source
 from notifications import emails, preferences
 from notifications.forms import ResumeMailForm, UnsubscribeForm, VacationForm
 from notifications.models import MailPreference, Message, Suppression
@@ -28,9 +28,8 @@ from notifications.models import MailPreference, Message, Suppression
 @csrf_exempt  # RFC 8058: the mail provider POSTs here with no session and no token.
 @require_http_methods(["GET", "POST"])
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
-    """GET offers the choices and changes nothing (mail scanners open links); a POST with
-    a choice does it; a POST without one (RFC 8058's one-click) does what fits the kind
-    of email the link came in: a game's emails become a daily digest."""
+    """GET offers the choices and changes nothing (mail scanners open links); a POST
+    without a choice is RFC 8058's one-click."""
     try:
         address, kind = emails.unsubscribe_request(token)
     except signing.BadSignature:
@@ -56,11 +55,8 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
 
 @csrf_exempt  # providers send no CSRF token: their shared secret and signature secure it
 def provider_webhook(request: HttpRequest, esp: str, rest: str) -> HttpResponse:
-    """The configured provider's anymail webhook (tracking, inbound); 404 for any other.
-
-    Mounting all of anymail.urls would let anyone post to a provider we do not use,
-    whose webhook knows none of our secrets.
-    """
+    """The configured provider's anymail webhook; 404 for any other, whose webhook would
+    know none of our secrets."""
     if not settings.ANYMAIL_ESP or esp != settings.ANYMAIL_ESP:
         raise Http404("No webhook for that provider here.")
     try:
@@ -103,9 +99,7 @@ def mailbox(request: HttpRequest) -> HttpResponse:
 
 
 @never_cache  # emails show a player's hand
-# An email's HTML part (in a sandboxed srcdoc frame, which inherits this page's policy)
-# carries the inline styles email clients need: this page alone allows inline styles, and
-# no script at all.
+# The sandboxed srcdoc frame inherits this page's policy: emails need inline styles.
 @csp_replace(
     {
         "default-src": ["'none'"],
@@ -136,7 +130,7 @@ def take_seat_back(request: HttpRequest, seat: Seat) -> HttpResponse:
 def vacation(request: HttpRequest) -> HttpResponse:
     """Start a vacation: the player's clocks stop in all their games for that many days."""
     user = request.user
-    on_vacation = user.vacation_until is not None and user.vacation_until > timezone.now()
+    on_vacation = user.vacation_until is not None and user.vacation_until > clock_source.now()
     form = VacationForm(request.POST or None, user=user)
     if request.method == "POST" and not on_vacation and form.is_valid():
         try:

@@ -20,9 +20,9 @@ from django.conf import settings
 from django.db import connection
 from django.db.models import Min
 from django.http import HttpRequest, HttpResponse
-from django.utils import timezone
 
 from games.services import clock
+from helpers import clock_source
 from notifications.models import Message
 from pbem.celery import app as celery_app
 
@@ -51,7 +51,7 @@ def check_minute_scan() -> str:
     last = clock.last_scan()
     if last is None:
         raise HealthProblem("the minute scan has never run")
-    age = timezone.now() - last
+    age = clock_source.now() - last
     if age > SCAN_LATE_AFTER:
         raise HealthProblem(f"the last minute scan was {int(age.total_seconds())} s ago")
     return f"ok, {int(age.total_seconds())} s ago"
@@ -63,7 +63,7 @@ def check_outbox() -> str:
     )["oldest"]
     if oldest is None:
         return "ok, nothing pending"
-    overdue = max(timezone.now() - oldest, timedelta(0))
+    overdue = max(clock_source.now() - oldest, timedelta(0))
     if overdue > EMAIL_LATE_AFTER:
         raise HealthProblem(f"the oldest pending email is {int(overdue.total_seconds())} s late")
     return f"ok, oldest pending email {int(overdue.total_seconds())} s past its attempt"

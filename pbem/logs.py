@@ -1,9 +1,5 @@
-"""What the operator's logs say: one structured line per request and per task, and error
-emails to ADMINS, never with a secret in them.
-
-Seat links, sign-in links and unsubscribe links carry signed tokens in their paths: every
-path is logged through ``redact_path``. A line is ``key=value`` pairs, easy to grep and to
-parse; no email body, hand or token is ever put in one.
+"""The operator's logs: one ``key=value`` line per request and per task, and error emails
+to ADMINS, never with a secret in them (links carry tokens in their paths).
 """
 
 from __future__ import annotations
@@ -16,8 +12,7 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 from django.utils.log import AdminEmailHandler
 
-# The paths whose next part is a secret token (games/urls.py, accounts/urls.py,
-# notifications/urls.py). deploy/nginx-railmail.conf redacts the same ones.
+# Paths whose next part is a token; deploy/nginx-railmail.conf redacts the same ones.
 TOKEN_PATH = re.compile(r"^(/(?:s|accounts/login|mail/unsubscribe|mail/seat)/)[^/?#]+")
 
 request_log = logging.getLogger("railmail.requests")
@@ -39,8 +34,7 @@ def line(**fields) -> str:
 
 
 class RequestLogMiddleware:
-    """Logs each request: method, redacted path, status, duration, and the game and seat
-    a seat link opened (a view records them as ``request.log_context``)."""
+    """Logs each request, with the game and seat a view put in ``request.log_context``."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
         self.get_response = get_response
@@ -63,9 +57,8 @@ class RequestLogMiddleware:
 
 
 class RedactingAdminEmailHandler(AdminEmailHandler):
-    """Django's error email to ADMINS, without the request's details (its path, cookies
-    and headers may carry a token): the subject's path is redacted and the report keeps
-    the traceback only."""
+    """Django's error email to ADMINS without the request, whose path, cookies and
+    headers may carry a token."""
 
     def emit(self, record: logging.LogRecord) -> None:
         record.msg = redact_path_in(record.getMessage())
@@ -84,8 +77,7 @@ def _redact(match: re.Match) -> str:
 
 
 def log_task(task_name: str, task_id: str, args: tuple, state: str, seconds: float) -> None:
-    """One line per finished task: its name, outcome, duration and its numeric arguments
-    (game, message and version ids; never a text argument)."""
+    """One line per finished task; only its numeric arguments, never a text one."""
     ids = [arg for arg in args if isinstance(arg, int) and not isinstance(arg, bool)]
     task_log.info(
         line(

@@ -1,16 +1,7 @@
-"""Rate limits on everything that sends email: sign-in, fresh links, new games and their
-invitations, reminders (issue 13).
+"""Rate limits on everything that sends email, so nobody can use us to send spam.
 
-Each limit counts per address (the email's recipient), per client (its IP address) or per
-account, in the "ratelimit" cache that every web process shares (Redis in production, a
-file cache under var/ locally; see pbem/settings.py), through django-ratelimit. A request
-over a limit raises ``Ratelimited``; django-ratelimit's middleware answers it with
-``pbem.views.rate_limited``, a clear 429 page.
-
-The client's address is read from the header the trusted reverse proxy sets
-(``RAILMAIL_CLIENT_IP_HEADER``, a request.META key such as HTTP_X_FORWARDED_FOR; default
-REMOTE_ADDR). Nothing else the client sends is trusted: of a list, the last entry is the
-one the proxy itself added.
+Limits count per recipient address, client IP or account in the shared "ratelimit"
+cache (django-ratelimit); a request over one gets ``pbem.views.rate_limited``'s 429 page.
 """
 
 from __future__ import annotations
@@ -27,21 +18,17 @@ from redis import RedisError
 
 log = logging.getLogger(__name__)
 
-# group -> "count/period" (django-ratelimit's notation: s, m, h, d). RAILMAIL_RATE_LIMITS
-# in the settings may change any of them.
+# django-ratelimit's notation; RAILMAIL_RATE_LIMITS may change any of them.
 RATES = {
-    # Sign-in links: a person asks for one, maybe twice.
+    # A person asks for a sign-in link once, maybe twice.
     "login-address": "5/h",
     "login-client": "20/h",
-    # Fresh seat links.
     "fresh-link-seat": "5/h",
     "fresh-link-address": "5/h",
     "fresh-link-client": "20/h",
-    # New games, reminders and replacements: what an account can make us send.
     "invite-account": "30/h",
     "invite-client": "60/h",
-    # Invitations an address receives: from anyone, and from accounts it has never
-    # played with (the rule against spam from our domain).
+    # Fewer from accounts an address has never played with: no spam from our domain.
     "invite-address": "10/d",
     "invite-stranger": "3/d",
 }
@@ -62,9 +49,8 @@ def client_ip(request: HttpRequest) -> str:
 def hit(request: HttpRequest, group: str, value: str) -> bool:
     """Count one more request of ``group`` for ``value``; return whether it is over.
 
-    With the cache unreachable (in production the Redis that is also the broker), the
-    request goes through and the outage is logged: a Redis restart must not stop people
-    signing in or asking for their links, and what they send waits in the outbox anyway.
+    If the cache is unreachable the request goes through: a Redis restart must not stop
+    people signing in, and what they send waits in the outbox anyway.
     """
     try:
         return is_ratelimited(
@@ -105,11 +91,7 @@ def per_client(group: str, *, account_group: str = "") -> Callable:
 
 
 def may_invite(request: HttpRequest, inviter, address: str, played_together: bool) -> bool:
-    """Count an invitation to ``address``; whether it may be sent.
-
-    An address gets at most "invite-address" invitations a day, and of those at most
-    "invite-stranger" from accounts it has never played with (``played_together``).
-    """
+    """Count an invitation to ``address``; whether it may be sent."""
     if not played_together and hit(request, "invite-stranger", address.lower()):
         return False
     return not hit(request, "invite-address", address.lower())

@@ -63,8 +63,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "notifications",
-    # The site itself: its template tags and stylesheet (pbem/templatetags, pbem/static);
-    # the site-wide templates are in the top-level templates/ (SITE_TEMPLATES).
+    # The site's template tags and stylesheet; its templates are SITE_TEMPLATES.
     "pbem",
 ]
 
@@ -74,12 +73,10 @@ MIDDLEWARE = [
     # One line per request, with the path's tokens redacted (pbem/logs.py).
     "pbem.logs.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    # Static files, from the app itself (whitenoise), right after the security headers.
+    # Right after the security headers, so static files get them too.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    # The language of a page (issue 19): the reader's cookie (the language menu), else
-    # their browser's Accept-Language; an account's choice and a seat's (games.words.languages)
-    # come after it.
+    # The cookie, else Accept-Language; an account's and a seat's language override it later.
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -89,17 +86,15 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # The database being down answers a friendly 503 with Retry-After (pbem/middleware.py).
     "pbem.middleware.DatabaseUnavailableMiddleware",
-    # A request over a limit gets a clear page (429) rather than django-ratelimit's 403.
+    # Over a limit: a clear 429 page rather than django-ratelimit's 403.
     "django_ratelimit.middleware.RatelimitMiddleware",
-    # Content-Security-Policy on every page (CONTENT_SECURITY_POLICY below).
     "csp.middleware.CSPMiddleware",
 ]
 
 ROOT_URLCONF = "pbem.urls"
 WSGI_APPLICATION = "pbem.wsgi.application"
 
-# The site-wide templates (base page, error pages, the email layout): the checkout's
-# top-level templates/, or, installed from the wheel, the copy it carries as data.
+# The site-wide templates: the checkout's templates/, or the wheel's copy in its data.
 SITE_TEMPLATES = next(
     (
         folder
@@ -129,8 +124,7 @@ TEMPLATES = [
 
 
 def database_from_environment() -> dict:
-    """The database: DATABASE_URL (postgres://user:password@host:5432/name in production),
-    or without it an SQLite file in the checkout, which needs no server at all."""
+    """DATABASE_URL (PostgreSQL in production), else an SQLite file needing no server."""
     database = dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.getenv("DB_CONN_MAX_AGE", "0")),
@@ -138,21 +132,16 @@ def database_from_environment() -> dict:
     )
     options = database.setdefault("OPTIONS", {})
     if database["ENGINE"] == "django.db.backends.postgresql":
-        # Django's backend, whose health check skips a connection that served a request
-        # moments ago (helpers/postgresql/base.py).
+        # Skips the health check of a connection that served a request moments ago.
         database["ENGINE"] = "helpers.postgresql"
-        # A statement run DB_PREPARE_THRESHOLD times (default 5) is prepared, so the
-        # server plans it once; that needs parameters bound on the server. "off" turns
-        # both off, as a pooler that passes one client's statements to several server
-        # connections needs (PgBouncer in transaction mode without
-        # max_prepared_statements).
+        # Repeated statements are prepared server-side; "off" for a pooler that spreads a
+        # client's statements over server connections (PgBouncer in transaction mode).
         prepare_threshold = os.getenv("DB_PREPARE_THRESHOLD", "5")
         if prepare_threshold != "off":
             options.update(server_side_binding=True, prepare_threshold=int(prepare_threshold))
     elif database["ENGINE"] == "django.db.backends.sqlite3":
-        # The embedded default takes concurrent requests: WAL (readers never wait for the
-        # writer), every transaction taking the write lock when it begins (two never
-        # deadlock upgrading a read lock), and a writer waiting for the lock, not failing.
+        # Concurrent requests: WAL so readers never wait, and the write lock taken at
+        # BEGIN so two transactions never deadlock upgrading a read lock.
         options.update(
             transaction_mode="IMMEDIATE",
             timeout=20,
@@ -172,14 +161,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# English, and German in the terms of the German rulebook (issue 19). The catalogues are
-# pbem/locale/<language>/LC_MESSAGES/django.po and djangojs.po (the board's script),
-# committed compiled; `make messages` extracts and `make catalogues` compiles them.
+# German uses the terms of the German rulebook; the catalogues are committed compiled.
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("de", "Deutsch")]
 LOCALE_PATHS = [BASE_DIR / "pbem" / "locale"]
-# The language menu's choice, for a reader without an account: kept for a year, read by
-# the server only (Django's set_language writes it with these).
+# The language menu's choice for a reader without an account; only the server reads it.
 LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
 LANGUAGE_COOKIE_HTTPONLY = True
 LANGUAGE_COOKIE_SAMESITE = "Lax"
@@ -189,9 +175,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = Path(os.getenv("STATIC_ROOT", BASE_DIR / "staticfiles"))
-# In production the files are collected (manage.py collectstatic) under hashed names,
-# compressed, and served by whitenoise with far-future cache headers; locally they are
-# served from the apps as they are.
+# Production: hashed, compressed names that can be cached for ever; locally as they are.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -200,11 +184,9 @@ STORAGES = {
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
-# Locally, whitenoise serves the apps' files as they are, found anew on each request.
 WHITENOISE_USE_FINDERS = WHITENOISE_AUTOREFRESH = not PRODUCTION
 
-# Celery. Without a broker, tasks run in-process when they are queued, so a developer
-# needs no Redis; with CELERY_BROKER_URL (redis://host:6379/0) a worker runs them.
+# Without a broker, tasks run in-process, so a developer needs no Redis.
 CELERY_BROKER_URL = os.getenv("CELERY_BROKER_URL", "")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -213,47 +195,48 @@ if not CELERY_BROKER_URL:
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
-# Celery beat (production: `celery -A pbem beat`, see deploy/). Locally, `make run` runs
-# the same jobs with `manage.py run_periodic` instead.
+# Seconds between the minute jobs (beat, or `manage.py run_periodic` locally); the soak
+# test, on a faster clock, runs them more often.
+RAILMAIL_MINUTE_JOBS_EVERY = float(os.getenv("RAILMAIL_MINUTE_JOBS_EVERY", "60"))
 CELERY_BEAT_SCHEDULE = {
-    "scan-clock": {"task": "games.tasks.scan_clock", "schedule": 60.0},
+    "scan-clock": {"task": "games.tasks.scan_clock", "schedule": RAILMAIL_MINUTE_JOBS_EVERY},
     "send-reminders-and-digests": {
         "task": "notifications.tasks.send_reminders_and_digests",
-        "schedule": 60.0,
+        "schedule": RAILMAIL_MINUTE_JOBS_EVERY,
     },
-    "sweep-outbox": {"task": "notifications.tasks.sweep_outbox", "schedule": 60.0},
+    "sweep-outbox": {
+        "task": "notifications.tasks.sweep_outbox",
+        "schedule": RAILMAIL_MINUTE_JOBS_EVERY,
+    },
 }
-# Mounts a bare "ok" view at /bench/ok/ for benchmarks/bench_web.py: the floor every page
-# is measured against, behind the same middleware. Never on in a real deployment.
+# A file that puts every process on one simulated, faster clock (benchmarks/soak.py);
+# empty, the wall clock. Never set in a real deployment.
+RAILMAIL_CLOCK_FILE = os.getenv("RAILMAIL_CLOCK_FILE", "")
+# Mounts /bench/ok/, the floor pages are benchmarked against. Never on in a real deployment.
 RAILMAIL_BENCHMARK = envbool("RAILMAIL_BENCHMARK", "false")
 
 # The hour (UTC) from which the daily digests go out.
 RAILMAIL_DIGEST_HOUR = int(os.getenv("RAILMAIL_DIGEST_HOUR", "7"))
-# Seconds a your-turn email waits before it is built: if the player sees the new position
-# on their board page meanwhile (or moves), it is not sent.
+# Seconds a your-turn email waits, so a player who has seen the board meanwhile gets none.
 RAILMAIL_TURN_EMAIL_GRACE = int(os.getenv("RAILMAIL_TURN_EMAIL_GRACE", "120"))
-# The quiet hours ("HH:MM-HH:MM", local to the player) of a player who has not chosen
-# their own: a turn's clock does not count them ("" for none).
+# Default quiet hours ("HH:MM-HH:MM", player's local time) the clock skips; "" for none.
 RAILMAIL_QUIET_HOURS = tuple(os.getenv("RAILMAIL_QUIET_HOURS", "22:00-07:00").split("-", 1) + [""])[
     :2
 ]
-# Channels besides email (notifications.channels): whether a self-hosted one may point at a
-# private or loopback address (tests, a private deployment); off, they are refused.
+# Whether a self-hosted channel may point at a private address (tests); off by default.
 RAILMAIL_CHANNELS_ALLOW_PRIVATE = os.getenv("RAILMAIL_CHANNELS_ALLOW_PRIVATE", "") == "1"
 # Seconds between an open board page's checks for a new move (only while it is visible).
 RAILMAIL_BOARD_POLL_SECONDS = int(os.getenv("RAILMAIL_BOARD_POLL_SECONDS", "15"))
 
-# Email. ANYMAIL_ESP names an anymail provider ("mailgun", "postmark", "amazon_ses", ...);
-# every other ANYMAIL_* variable goes into the ANYMAIL dict without its prefix, so
-# ANYMAIL_MAILGUN_API_KEY becomes ANYMAIL["MAILGUN_API_KEY"]. EMAIL_BACKEND, when set,
-# wins. Locally, emails land as files in var/mail where a developer can read them.
+# ANYMAIL_ESP names an anymail provider; other ANYMAIL_* variables go into ANYMAIL without
+# the prefix. EMAIL_BACKEND wins; locally, emails land as files in var/mail.
 ANYMAIL_ESP = os.getenv("ANYMAIL_ESP", "")
 ANYMAIL = {
     key.removeprefix("ANYMAIL_"): value
     for key, value in os.environ.items()
     if key.startswith("ANYMAIL_") and key != "ANYMAIL_ESP"
 }
-# Plain SMTP, for operators without a provider: EMAIL_HOST and the rest (Django's names).
+# Plain SMTP, for operators without a provider.
 EMAIL_HOST = os.getenv("EMAIL_HOST", "")
 EMAIL_PORT = int(os.getenv("EMAIL_PORT", "587"))
 EMAIL_HOST_USER = os.getenv("EMAIL_HOST_USER", "")
@@ -281,12 +264,9 @@ DEFAULT_FROM_EMAIL = os.getenv(
     "DEFAULT_FROM_EMAIL", f"Railmail <railmail@{_site_host or 'localhost'}>"
 )
 SERVER_EMAIL = os.getenv("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
-# Where a reply to an email goes when it is not a reply the site reads itself: the
-# operator's address, never a mailbox nobody reads.
+# Replies the site does not read go to the operator, never to a mailbox nobody reads.
 RAILMAIL_REPLY_TO = os.getenv("RAILMAIL_REPLY_TO", SERVER_EMAIL)
-# The domain whose mail the site reads (replies with moves and table talk): the provider's
-# inbound route or `manage.py receive_mail` behind the MTA receive reply+...@ it. Empty:
-# the site reads no mail, and replies go to RAILMAIL_REPLY_TO.
+# The domain whose reply+...@ mail the site reads (moves, table talk); empty reads none.
 RAILMAIL_INBOUND_DOMAIN = os.getenv("RAILMAIL_INBOUND_DOMAIN", "").strip().lower()
 # The loopback port `manage.py receive_mail` listens on (`make run` starts it there).
 RAILMAIL_RECEIVER_PORT = int(os.getenv("RAILMAIL_RECEIVER_PORT", "8025"))
@@ -300,11 +280,9 @@ if PRODUCTION:
     CSRF_COOKIE_SECURE = True
     LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.getenv("SECURE_HSTS_SECONDS", "31536000"))
-    # Off unless asked for: other hosts of the domain may not all speak HTTPS, and HSTS
-    # would lock their users out for a year (this is check --deploy's security.W005).
+    # Off by default: HSTS would lock the domain's other non-HTTPS hosts out (W005).
     SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", "false")
-    # Preloading is a promise to the browsers' lists that the operator makes by hand, at
-    # hstspreload.org, not one a setting should make for them (security.W021).
+    # Preloading is a promise the operator makes by hand, not a setting's (W021).
     SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", "false")
     if not SECURE_HSTS_INCLUDE_SUBDOMAINS or not SECURE_HSTS_PRELOAD:
         SILENCED_SYSTEM_CHECKS = [
@@ -316,10 +294,8 @@ if PRODUCTION:
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_REFERRER_POLICY = "same-origin"
 
-# Logs go to standard error (systemd's journal in production): one key=value line per
-# request (railmail.requests) and per task (railmail.tasks), with tokens redacted
-# (pbem/logs.py). Errors go to ADMINS by email, without the request's details, and stay
-# in the log as ERROR lines to alert on.
+# To standard error, one line per request and per task, tokens redacted; errors also go
+# to ADMINS by email, without the request's details.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -330,29 +306,24 @@ LOGGING = {
     },
     "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO")},
     "loggers": {
-        # Django's own request errors: to the log, and to ADMINS by email (redacted).
         "django.request": {"handlers": ["mail_admins"], "level": "ERROR"},
-        # Celery logs every task's result at INFO, repr and all: our own line replaces it.
+        # Its INFO line holds each task's result repr; our own line replaces it.
         "celery.app.trace": {"level": "WARNING"},
-        # Locally (make run), runserver's own line per request says it already.
+        # Locally, runserver logs each request already.
         "railmail.requests": {"level": os.getenv("LOG_LEVEL", "INFO") if PRODUCTION else "WARNING"},
     },
 }
 
-# --- Faults, floods and hostile input (issue 13) -----------------------------------------
-# Kept together here so that the other settings' owners can tell these apart.
+# --- Faults, floods and hostile input ---------------------------------------------------
 
-# A mail server that takes the connection and never answers must not hold a worker: the
-# connection and every SMTP step give up after this many seconds, and so does each of
-# anymail's HTTP calls unless ANYMAIL_REQUESTS_TIMEOUT says otherwise. A batch stops at
-# the first such timeout (notifications/outbox.py), so a silent server costs one timeout,
-# not one per email. The delivery task also has time limits (notifications/tasks.py).
+# Seconds each SMTP step or anymail HTTP call waits, so a silent mail server cannot hold
+# a worker.
 EMAIL_TIMEOUT = int(os.getenv("EMAIL_TIMEOUT", "10"))
+# The delivery task's hard time limit in seconds; the outbox's other spans follow from it.
+RAILMAIL_SEND_TIME_LIMIT = int(os.getenv("RAILMAIL_SEND_TIME_LIMIT", "150"))
 ANYMAIL["REQUESTS_TIMEOUT"] = float(ANYMAIL.get("REQUESTS_TIMEOUT") or EMAIL_TIMEOUT)
-# The email header that carries each outbox row's key (the same on every try of the row)
-# for a provider that drops a second message with the same key: Brevo's API reads
-# "idempotencyKey" (kept 15 minutes), Resend's SMTP relay "Resend-Idempotency-Key" (24
-# hours). See deploy/README.md; empty sends none.
+# The header carrying each row's key for a provider that drops duplicates (Brevo,
+# Resend; deploy/README.md), so a retry cannot send twice; empty sends none.
 RAILMAIL_IDEMPOTENCY_HEADER = os.getenv(
     "RAILMAIL_IDEMPOTENCY_HEADER",
     "idempotencyKey"
@@ -362,12 +333,8 @@ RAILMAIL_IDEMPOTENCY_HEADER = os.getenv(
     else "",
 )
 
-# Rate limits on everything that sends email (pbem/ratelimits.py, django-ratelimit). They
-# count in a cache alias of their own, shared by every web process: Redis in production
-# (RATELIMIT_REDIS_URL, else the broker's Redis), else a file cache under var/ that the
-# processes of one machine share. (django_ratelimit is not in INSTALLED_APPS: its system
-# check refuses any cache but memcached and Redis, and the local file cache may let a
-# burst of simultaneous requests slip one or two past a limit, which is fine locally.)
+# Rate limits count in a cache every web process shares: Redis in production, files under
+# var/ locally. django_ratelimit is not installed as an app: its check refuses file caches.
 RATELIMIT_REDIS_URL = os.getenv("RATELIMIT_REDIS_URL") or (
     CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else ""
 )
@@ -376,10 +343,9 @@ if PRODUCTION and not RATELIMIT_REDIS_URL:
         "Production needs Redis for its rate limits: a redis:// CELERY_BROKER_URL, or "
         "RATELIMIT_REDIS_URL"
     )
-# Where a local run keeps its files (the rate limits' and shared caches, below).
+# Where a local run keeps its cache files.
 VAR_DIR = Path(os.getenv("RAILMAIL_VAR_DIR", BASE_DIR / "var"))
 CACHES = {
-    # Whatever the other caches are (Django's default when none is set above).
     **globals().get(
         "CACHES", {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     ),
@@ -393,15 +359,13 @@ CACHES = {
         else {
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
             "LOCATION": str(VAR_DIR / "ratelimit"),
-            # Past MAX_ENTRIES files the cache deletes a third of them at random, counts
-            # in progress included: far more than one machine's clients ever make.
+            # Culling deletes counts at random: keep it far above one machine's clients.
             "OPTIONS": {"MAX_ENTRIES": 100_000},
         }
     ),
 }
 RATELIMIT_USE_CACHE = "ratelimit"
-# What every process must see alike, such as when the minute scan last ran (for the health
-# check): the same Redis as the rate limits in production, files under var/ locally.
+# What every process must see alike, such as the minute scan's last run (health check).
 CACHES["shared"] = {
     **CACHES["ratelimit"],
     "KEY_PREFIX": "railmail-shared",
@@ -409,17 +373,13 @@ CACHES["shared"] = {
 }
 RAILMAIL_SHARED_CACHE = "shared"
 
-# django-ratelimit's page for a request over a limit.
 RATELIMIT_VIEW = "pbem.views.rate_limited"
-# The request.META key holding the client's address, set by the trusted reverse proxy
-# (e.g. HTTP_X_REAL_IP or HTTP_X_FORWARDED_FOR; see deploy/README.md). REMOTE_ADDR when
-# the web processes face the clients themselves.
+# The request.META key with the client's address, set by the trusted proxy; REMOTE_ADDR
+# when the web processes face the clients.
 RAILMAIL_CLIENT_IP_HEADER = os.getenv("RAILMAIL_CLIENT_IP_HEADER", "REMOTE_ADDR")
 
-# The provider's webhook stops mail to an address: in production it must be authenticated.
-# Only the configured provider's webhooks are mounted (notifications/urls.py); each needs
-# ANYMAIL_WEBHOOK_SECRET (basic auth), and where anymail checks the provider's own
-# signature, the provider's signing key as well.
+# The provider's webhook can stop mail to any address, so production requires its secret
+# and, where anymail checks signatures, the signing key.
 WEBHOOK_SIGNING_KEYS = {
     "mailersend": "MAILERSEND_SIGNING_SECRET",
     "mailgun": "MAILGUN_WEBHOOK_SIGNING_KEY",
@@ -441,9 +401,7 @@ if PRODUCTION and ANYMAIL_ESP:
             "webhook signatures with it"
         )
 
-# Content-Security-Policy on every page (django-csp): scripts and styles only from our own
-# static files, never inline. The local mailbox's email view has a policy of its own
-# (notifications/views.py).
+# Scripts and styles only from our own static files, never inline.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],

@@ -1,6 +1,4 @@
-"""The site's own error pages: too many requests (429), the database being down (503),
-and the server error (500) that falls back to the 503 page for a database error; and
-/favicon.ico."""
+"""The site's own error pages (429, 503, 500) and /favicon.ico."""
 
 import logging
 import sys
@@ -18,15 +16,14 @@ from django.templatetags.static import static
 
 log = logging.getLogger(__name__)
 
-# How long a client over a rate limit is asked to wait before trying again.
 RATE_LIMIT_RETRY_AFTER = 600
-# How long a client is asked to wait while the database is unreachable (a restart).
+# Long enough for the database to restart.
 OUTAGE_RETRY_AFTER = 30
 
 
 def favicon(request: HttpRequest) -> HttpResponse:
-    """/favicon.ico, which browsers ask for whatever a page links: the site's icon (the
-    static file's address is read per request, so that it follows the stored files)."""
+    """Browsers ask for /favicon.ico whatever a page links; the address follows the stored
+    static files."""
     return HttpResponsePermanentRedirect(static("favicon.svg"))
 
 
@@ -38,11 +35,8 @@ def rate_limited(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 
 def service_unavailable(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """The database is unreachable: say so, and when to try again.
-
-    Rendered without the request's context: the context processors read the session and
-    the user, which live in the database that is down.
-    """
+    """The database is unreachable: rendered without the request's context, whose
+    processors read the session and user from that database."""
     log.error("Database unavailable for %s %s: %s", request.method, request.path, exception)
     body = loader.get_template("503.html").render({"retry_after": OUTAGE_RETRY_AFTER})
     response = HttpResponse(body, status=503)

@@ -39,6 +39,8 @@ def pages(user) -> dict[str, str]:
         "board-finished": seat_path(finished.seats.first()),
         "board-round-summary": seat_path(summary_seat),
         "seat-history": reverse("games:seat_replay", args=[make_token(to_move)]),
+        # The list of every move as a page of its own (the board page's, without scripts).
+        "every-move": reverse("games:seat_moves", args=[make_token(builder)]),
         # The one-tap suggestions of a your-turn email: a start marker, then lines.
         "suggestion-start": reverse(
             "games:suggested", args=[make_token(to_move), placing.version, 1]
@@ -47,6 +49,10 @@ def pages(user) -> dict[str, str]:
             "games:suggested", args=[make_token(builder), building.version, 1]
         ),
         "invitation": seat_path(invited),
+        "play-again": reverse("games:play_again", args=[make_token(finished.seats.first())]),
+        "rules-transamerica": reverse("games:rules", args=["transamerica"]),
+        "rules-transeuropa": reverse("games:rules", args=["transeuropa"]),
+        "rules-coloured-track": reverse("games:rules", args=["coloured-track"]),
         "unsubscribe": reverse(
             "notifications:unsubscribe", args=[emails.unsubscribe_token(user.email, "your_turn")]
         ),

@@ -9,75 +9,20 @@ tags, app configs, management commands, migrations and ``pbem`` are the outer la
 import anything. Task modules may import logic and other task modules; logic never imports
 a task module (work is queued from receivers or on-commit hooks).
 
-Every import counts, those inside functions included.
+Every import counts, those inside functions included. The layers and the import reader
+live in scripts/layering.py, which scripts/call-walk reads too.
 """
 
-import ast
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("helpers", "accounts", "games", "notifications", "pbem")
-# Innermost first: a module may import from its own layer and those before it.
-LAYERS = ("helpers", "games.rules", "games.bots", "accounts", "games", "notifications")
+from scripts.layering import LAYERS, PACKAGES, all_imports_of, imports_of, layer_of, project_modules
+
 # What the innermost layers may import besides the standard library.
 ALLOWED_LIBRARIES = {"helpers": {"django", "celery", "kombu"}, "games.rules": set()}
-OUTER_PARTS = {"views", "urls", "admin", "templatetags", "apps", "management", "migrations"}
 # Modules that may queue work, and so import task modules.
 QUEUERS = {"tasks", "receivers"}
-
-
-def project_modules() -> dict[str, Path]:
-    """Every Python module of the project, by dotted name."""
-    found = {}
-    for package in PACKAGES:
-        for path in (ROOT / package).rglob("*.py"):
-            parts = path.relative_to(ROOT).with_suffix("").parts
-            if parts[-1] == "__init__":
-                parts = parts[:-1]
-            found[".".join(parts)] = path
-    return found
-
-
-def imports_of(module: str, source: str, is_package: bool = False) -> set[str]:
-    """The project modules ``source`` (the text of ``module``) imports, anywhere in it."""
-    return {
-        name
-        for name in all_imports_of(module, source, is_package)
-        if name.split(".")[0] in PACKAGES
-    }
-
-
-def all_imports_of(module: str, source: str, is_package: bool = False) -> set[str]:
-    """Every module ``source`` (the text of ``module``) imports, anywhere in it."""
-    package = module if is_package else module.rpartition(".")[0]
-    found = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")
-                anchor = anchor[: len(anchor) - (node.level - 1)]
-                base = ".".join(anchor + ([base] if base else []))
-            found.add(base)
-            # "from games import rules" imports the module games.rules.
-            found.update(f"{base}.{alias.name}" for alias in node.names)
-    return found
-
-
-def layer_of(module: str) -> str:
-    """The layer a module belongs to: one of LAYERS, or "outer"."""
-    parts = module.split(".")
-    if parts[0] == "pbem" or OUTER_PARTS & set(parts):
-        return "outer"
-    for layer in LAYERS:
-        if module == layer or module.startswith(layer + "."):
-            return layer
-    raise AssertionError(f"{module} belongs to no layer: add it to LAYERS")
 
 
 def is_task_module(module: str) -> bool:

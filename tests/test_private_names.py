@@ -7,7 +7,7 @@ through the public names instead.
 import ast
 from pathlib import Path
 
-from tests.test_layers import ROOT, imports_of, project_modules
+from scripts.layering import ROOT, imports_of, project_modules
 
 # Django's documented API, despite the underscore.
 PUBLIC = {"_meta"}

@@ -1,12 +1,9 @@
 """Reading the table: which cities the others probably hold, from public facts only.
 
-Nobody shows their cities, but their track gives them away. A player who starts on a city
-almost always holds it, and picks the one of their five that is cheapest to join to the
-other four; after that, most players build towards their nearest city not yet joined.
-So each hand an opponent could hold is weighed by how well it explains what they did: a
-start or a line that the hand does not explain multiplies its weight by ``UNEXPLAINED``.
-Sampling from those weights gives hands for the others that the strong bot plays out
-against (see ``lookahead``); nothing here looks at a hidden hand.
+A player who starts on a city almost always holds it, and picks the one of their five
+cheapest to join to the other four; after that most build towards their nearest city not
+yet joined. So each hand an opponent could hold is weighed by how well it explains what
+they did, and hands are drawn from those weights; nothing here looks at a hidden hand.
 """
 
 from __future__ import annotations
@@ -17,24 +14,17 @@ from functools import cache
 
 from games import rules
 
-# How much less likely a hand becomes for each move it does not explain. Not zero: people
-# do not always head for their nearest city, and a hand that explains nearly everything
-# should still be drawn.
+# Not zero: people do not always head for their nearest city.
 UNEXPLAINED = 0.05
-# The most hands weighed per opponent: all of them when their start is on a city (6^4 on
-# a four-player TransAmerica board), else a fixed random selection of this many.
+# The most hands weighed per opponent, else a random selection.
 MAX_HANDS = 2000
-# Draws of a whole table (one hand per opponent, no city twice) before giving up on
-# keeping the hands apart: a bound, almost never reached (the last draw is then used).
+# Draws of a whole table before giving up on keeping the hands apart (the last is used).
 TABLE_DRAWS = 50
 
 
 def sample_tables(state: rules.GameState, seat: int, rng: random.Random, count: int) -> list[list]:
-    """``count`` guesses at every seat's cities, as lists of points per seat.
-
-    ``seat``'s own cities are its real ones; the others' are drawn from their weighed
-    hands. ``state`` must already hide the others' hands (only the seat's own are read).
-    """
+    """``count`` guesses at every seat's cities, as lists of points per seat; ``seat``'s
+    own are its real ones."""
     board = state.board
     mine = [board.city_point(name) for name in state.hands[seat]]
     weighed = {
@@ -42,11 +32,17 @@ def sample_tables(state: rules.GameState, seat: int, rng: random.Random, count: 
         for other in range(state.seat_count)
         if other != seat
     }
+    # Summed once: ``choices`` would sum the weights at every draw.
+    summed = {
+        other: list(itertools.accumulate(weights)) for other, (_h, weights) in weighed.items()
+    }
     tables = []
     for _ in range(count):
         for _draw in range(TABLE_DRAWS):
             table = [
-                mine if other == seat else list(rng.choices(*weighed[other])[0])
+                mine
+                if other == seat
+                else list(rng.choices(weighed[other][0], cum_weights=summed[other])[0])
                 for other in range(state.seat_count)
             ]
             points = [point for hand in table for point in hand]
@@ -95,7 +91,6 @@ def weigh_hands(
 def _weigh_start(board: rules.Board, start: int, hands: list, weights: list[float]) -> None:
     """A start on a city: the hand's city cheapest to join to its other four."""
     apart = city_distances(board.name)
-    # Up to ``MAX_HANDS`` hands a turn: the sums are taken by ``map`` (the same sums).
     own_row = apart[start].__getitem__
     for i, hand in enumerate(hands):
         own = sum(map(own_row, hand))
@@ -108,7 +103,7 @@ def _weigh_lines(
 ) -> None:
     """Each line ``other`` built this round: on a cheapest way to its nearest city."""
     built: dict = {}
-    last = (-1, [])  # the track (by its number of lines, as it only grows) and its distances
+    last = (-1, [])  # the track (by its number of lines) and its distances
     for line, track in state.built.items():
         if track.seat == other:
             # Two lines of one turn: the first one's "after" is the second one's "before".
@@ -116,8 +111,8 @@ def _weigh_lines(
             before = last[1] if same else _from_network(state, built, other, start)
             after = _from_network(state, {**built, line: track}, other, start)
             last = (len(built) + 1, after)
-            # A hand's nearest city not yet joined is the lowest (distance, point) of its
-            # own: rank the points in that order once, then each hand takes its lowest rank.
+            # Points ranked once by (distance, point): a hand's nearest is its lowest rank.
+
             ahead = sorted((before[p], p) for p in range(len(before)) if before[p] > 0)
             rank = [len(ahead)] * len(before)  # past every rank: joined already
             for place, (_dist, point) in enumerate(ahead):

@@ -1,16 +1,10 @@
 """Playing the round out: what a turn is worth when the round ends.
 
-A round is scored when the first player joins their cities: everyone else loses what they
-still miss then. So a turn is judged by the end of the round, not by the next few turns:
-for a guess at every seat's cities (``reading.sample_tables``), everybody (the seat
-included) plays on from the turn, each heading for their nearest city not yet joined, as
-most players do, until some seat's cities are joined or the supply runs out. The turn's
-worth is the seat's loss then, less a share of what the others lose (a point they lose
-is worth less than one of ours, but it is worth something: the game is won on the
-difference).
-
-Every guess is a guess at the others' hands drawn from public facts; nothing here looks
-at a hidden hand. The seat's own hand is its real one.
+A round is scored when the first player joins their cities, so a turn is judged by the
+end of the round: for a guess at every seat's cities, everybody plays on, each heading
+for their nearest city not yet joined, as most players do. The worth is the seat's loss
+then, less a share of the others' (the game is won on the difference). Every guess is
+drawn from public facts; nothing here looks at a hidden hand.
 """
 
 from __future__ import annotations
@@ -36,8 +30,7 @@ def worth(
     known: dict | None = None,
     weight: float = OTHERS_WEIGHT,
 ) -> float:
-    """The mean worth (lower is better) of building ``lines`` over ``tables``: the seat's
-    loss at the round's end less ``weight`` times the others' mean loss."""
+    """The mean worth (lower is better) of building ``lines`` over ``tables``."""
     if known is None:
         known = {}
     total = 0.0
@@ -57,9 +50,7 @@ def start_worth(state: rules.GameState, seat: int, point: int, tables: Sequence[
 
 
 def round_losses(state: rules.GameState, seat: int, lines: Sequence[int], table: list) -> list[int]:
-    """Each seat's missing cost when the round ends, once ``seat`` has built ``lines``
-    (black) and everyone has played on, heading for the nearest city of ``table`` (city
-    points by seat) not yet joined."""
+    """Each seat's missing cost when the round ends, once ``seat`` has built ``lines``."""
     built = dict(state.built)
     for line in lines:
         built[line] = rules.Track(seat, False)
@@ -68,9 +59,8 @@ def round_losses(state: rules.GameState, seat: int, lines: Sequence[int], table:
 
 
 def start_losses(state: rules.GameState, seat: int, point: int, table: list) -> list[int]:
-    """Each seat's missing cost when the round ends, once ``seat`` has placed its start
-    marker on ``point``, the others still to place have placed theirs where the cities of
-    ``table`` are cheapest to join, and everyone has played the round out."""
+    """Each seat's missing cost when the round ends, once ``seat`` starts on ``point``
+    and the others still to place start where players usually do."""
     board = state.board
     n = state.seat_count
     scratch = state.copy()
@@ -93,9 +83,8 @@ def play_round(
     lines: Sequence[int],
     log: list | None = None,
 ) -> list[int]:
-    """Play the round on from ``built`` (``lines`` just built), ``first`` to move, every
-    seat heading for its nearest city of ``table`` not yet joined; each seat's missing
-    cost when it ends. ``log``, when given, gets each line built, as (line, builder)."""
+    """Play the round on from ``built``; each seat's missing cost when it ends (``log``
+    gets each line built, as (line, builder))."""
     board = state.board
     n = state.seat_count
     needs = [set(table[s]) for s in range(n)]
@@ -160,9 +149,8 @@ def turn_lines(
     board: rules.Board, built: rules.Built, seat: int, network: set[int], targets: set[int]
 ) -> list[int]:
     """The free lines of a cheapest way from ``network`` to the nearest of ``targets``,
-    from the network outward: what a player heading there builds, two points a turn.
-    (One search a turn: the greedy bot searches again after its first line, and mostly
-    finds the same way on.)"""
+    searched once a turn (the way on is mostly the same)."""
+
     targets = targets - network
     if not targets:
         return []

@@ -1,36 +1,20 @@
 """The strong bot: exact scoring, and every choice played out to the round's end.
 
-A round is scored when the first player joins their cities, so the bot judges a move by
-where it leaves everyone then. It guesses the others' cities from their start markers and
-track (``reading``), and for each guess plays the round out with everybody heading for
-their nearest city (``rollout``): the move whose rounds leave the seat the least to
-build, less half of what the others then miss, wins.
+A round is scored when the first player joins their cities, so a move is judged by where
+it leaves everyone then: for guesses at the others' cities (``reading``) the round is
+played out (``rollout``), and the move that leaves the seat least to build, less half of
+what the others then miss, wins. Help to the others is measured on public facts only.
 
-- The start marker: the ``STARTS`` free points where its five cities are cheapest to join
-  are each played out (the others still to place start where players usually do), over
-  ``START_TABLES`` guesses.
-- Each turn: the lines or pairs of lines that lower its own missing cost the most,
-  computed exactly (``scoring.SteinerTables``), are the candidates; most turns many tie.
-  The ``CANDIDATES`` of them that help the others least are played out over ``TABLES``
-  guesses.
-
-"Help" is measured on public facts only: for each opponent, how much the move shortens
-the way from that opponent's network (start marker and the track joined to it) to the
-cities that could be in their hand (every city in play but its own five). Under the
-exclusive-track variant it builds a line in its colour when that line would otherwise help
-the others markedly, which both denies it to them and bars their way.
-
-The bot reads the board, the built track, the start markers and its own hand, never another
-seat's hand: ``strong_move`` blanks them out before it looks (see ``own_view``). Its
-guesses are drawn from a generator seeded with the round, the seat and the track or start
-markers: public facts, so the same position gets the same move.
+It never reads another seat's hand (``own_view``), and its guesses are seeded with public
+facts, so the same position gets the same move.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from games import rules
 
@@ -38,15 +22,15 @@ from . import rollout
 from .ideas import Idea, describe
 from .reading import sample_tables
 
-# At most this many of the best plans are played out, each against this many guesses at
-# the others' cities; and this many starts, against this many guesses: enough to tell
-# them apart, and a move stays under a second here.
+# Plans and starts played out, and guesses each: sized by benchmarks/bench_bots.py.
 CANDIDATES = 8
 TABLES = 6
 STARTS = 6
 START_TABLES = 6
-# How much public help (summed shortened distance to possible cities, over opponents) a
-# line must give before the bot spends a coloured track on it.
+# One guess is a noisy judge: the close calls between the best get the spare guesses.
+FIRST_SHARE = 2
+CONTENDERS = 3
+# Public help a line must give before the bot spends a coloured track on it.
 COLOUR_WHEN_HELP_AT_LEAST = 3
 # Suggestions: at most this many of the three head for the same city.
 SAME_CITY_AT_MOST = 2
@@ -67,8 +51,7 @@ def strong_move(
     candidates: int = CANDIDATES,
     tables: int = TABLES,
 ) -> rules.Move:
-    """The strong bot's move for ``seat``, which must be the seat to move (the keywords
-    set how far it looks, for trials: the defaults are the bot)."""
+    """The strong bot's move for ``seat`` (the keywords are for trials)."""
     view = own_view(state, seat)
     if view.phase == rules.PLACING:
         point = starts_played_out(view, seat, starts)[0]
@@ -82,21 +65,22 @@ def strong_move(
 
 
 def starts_played_out(state: rules.GameState, seat: int, count: int = STARTS) -> list[int]:
-    """The ``count`` cheapest starts (``ranked_starts``), best first once each is played
-    out over ``START_TABLES`` guesses at the others' cities."""
+    """The ``count`` cheapest starts, best first once played out."""
     points = ranked_starts(state, seat)[:count]
     if len(points) < 2:
         return points
     rng = random.Random(repr((state.round, seat, tuple(state.starts))))
-    guesses = sample_tables(state, seat, rng, START_TABLES)
-    worth = {p: rollout.start_worth(state, seat, p, guesses) for p in points}
-    return sorted(points, key=worth.__getitem__)  # stable: ties stay cheapest first
+    return narrowed(
+        points,
+        lambda point, guesses: rollout.start_worth(state, seat, point, guesses),
+        lambda count: sample_tables(state, seat, rng, count),
+        START_TABLES,
+    )
 
 
 def strong_suggestions(state: rules.GameState, seat: int, count: int = 3) -> list[Idea]:
-    """Up to ``count`` of the strong bot's best different ideas for ``seat``, its own
-    choice first: what a player may be offered to play with one tap. No two share a line,
-    and at most two head for the same city. Deterministic for a position."""
+    """Up to ``count`` different ideas for ``seat``, the bot's own choice first: what a
+    player is offered to play with one tap."""
     view = own_view(state, seat)
     if view.phase == rules.PLACING:
         board = view.board
@@ -129,12 +113,37 @@ def strong_suggestions(state: rules.GameState, seat: int, count: int = 3) -> lis
     return picked
 
 
+Choice = TypeVar("Choice")
+
+
+def narrowed(
+    choices: Sequence[Choice],
+    worth: Callable[[Choice, list], float],
+    draw: Callable[[int], list],
+    tables: int,
+) -> list[Choice]:
+    """``choices``, best first: all judged on some guesses, the best few on more, for the
+    same rounds played out in all."""
+    first = max(1, tables // FIRST_SHARE)
+    keep = min(CONTENDERS, len(choices))
+    spare = (tables - first) * len(choices) // keep if keep else 0
+    guesses = draw(first + spare)
+    early, late = guesses[:first], guesses[first:]
+    score = {i: worth(choice, early) for i, choice in enumerate(choices)}
+    order = sorted(score, key=score.__getitem__)
+    if late and len(choices) > 1:
+        for i in order[:keep]:
+            more = worth(choices[i], late)
+            score[i] = (score[i] * first + more * len(late)) / (first + len(late))
+        order = sorted(order[:keep], key=score.__getitem__) + order[keep:]
+    return [choices[i] for i in order]
+
+
 # --- the start marker -------------------------------------------------------------
 
 
 def ranked_starts(state: rules.GameState, seat: int) -> list[int]:
-    """The free points, cheapest to join the seat's cities first, each a city of the hand
-    where it can be."""
+    """The free points, cheapest to join the seat's cities first."""
     board = state.board
     graph = rules.scoring_graph(state, seat)
     cities = [board.city_point(name) for name in state.hands[seat]]
@@ -165,19 +174,19 @@ def ranked_plans(
     candidates: int = CANDIDATES,
     tables: int = TABLES,
 ) -> Iterator[Plan]:
-    """``plans``, best first: the candidates (those that lower the missing cost most,
-    helping the others least) in the bot's judgement, then the others by the cost they
-    leave and the help they give (worked out only as far as they are read)."""
+    """``plans``, best first; lazy, since the tail is rarely read."""
     chosen = best_plans(plans, helper, candidates)
     best = chosen[0]
     if best.missing > 0 and len(chosen) > 1:
         rng = random.Random(repr((state.round, seat, tuple(state.built))))
-        guesses = sample_tables(state, seat, rng, tables)
-        # The same lines in another order leave the same track, and the others answer the
-        # same way to much the same track: ``known`` has each played out once.
+        # The same lines in another order leave the same track: played out once.
         known: dict = {}
-        scores = {p: rollout.worth(state, seat, p.lines, guesses, known) for p in chosen}
-        chosen = sorted(chosen, key=scores.__getitem__)  # stable: ties keep their order
+        chosen = narrowed(
+            chosen,
+            lambda plan, guesses: rollout.worth(state, seat, plan.lines, guesses, known),
+            lambda count: sample_tables(state, seat, rng, count),
+            tables,
+        )
     yield from chosen
     seen = set(chosen)
     groups: dict[tuple[int, int], list[Plan]] = {}
@@ -191,8 +200,7 @@ def ranked_plans(
 
 
 def best_plans(plans: list[Plan], helper: Help, count: int) -> list[Plan]:
-    """Up to ``count`` of the plans that lower the missing cost most, those that help the
-    others least first."""
+    """Up to ``count`` of the plans that lower the missing cost most, least help first."""
     best = min((plan.missing, plan.own) for plan in plans)
     tied = [plan for plan in plans if (plan.missing, plan.own) == best]
     tied.sort(key=lambda plan: (helper.of(plan.lines), len(plan.lines), plan.lines))
@@ -200,14 +208,12 @@ def best_plans(plans: list[Plan], helper: Help, count: int) -> list[Plan]:
 
 
 def candidate_plans(state: rules.GameState, seat: int) -> list[Plan]:
-    """Every useful turn: each single line touching the network, and each pair whose first
-    line lowers the missing cost (no pair can do better otherwise, see below)."""
+    """Every useful turn: each single line, and each pair whose first line helps."""
     now = Costs(state, seat)
     singles = [Plan((line,), *now.with_line(line)) for line in rules.legal_line_ids(state, seat)]
     plans = list(singles)
-    # A pair of flat lines can lower the cost by at most 2; if it does, each of its lines
-    # lies on a cheapest tree, so it lowers the cost by 1 on its own. Pairs whose first line
-    # lowers nothing cannot beat the best single line plus a useful second one.
+    # A pair that lowers the cost by 2 has each line on a cheapest tree, so each helps
+    # alone: pairs whose first line helps nothing need not be tried.
     for first in singles:
         line = first.lines[0]
         if (first.missing, first.own) >= (now.missing, now.own):
@@ -227,8 +233,7 @@ def candidate_plans(state: rules.GameState, seat: int) -> list[Plan]:
 
 
 class Costs:
-    """The seat's missing cost, and its cost counting its start marker, with any one more
-    line built."""
+    """The seat's missing cost, with and without its start marker, after one more line."""
 
     def __init__(self, state: rules.GameState, seat: int):
         self.state = state
@@ -278,8 +283,7 @@ class Help:
         return sum(min(dist[p], 40) for p in self.possible)
 
     def of(self, lines: tuple[int, ...], coloured: frozenset[int] = frozenset()) -> int:
-        """Total shortening over opponents if ``lines`` are built (``coloured``: indexes of
-        those built in the seat's colour)."""
+        """Total shortening over opponents if ``lines`` are built (``coloured``: indexes)."""
         if not self.opponents:
             return 0
         key = (lines, coloured)

@@ -1,10 +1,8 @@
-"""When a turn's clock sleeps: the player's quiet hours in their zone, the table's weekend
-pause, and vacations; and the moment a turn's time runs out with them left out.
+"""When a turn's clock sleeps (quiet hours, the weekend pause, vacations) and when a turn
+runs out with them left out.
 
-Pure functions of moments (aware datetimes) and the rules that say when the clock sleeps,
-so that the projection (games.derived.projection), the rebuild command and the tests all
-count the same way. Precedence, where they overlap: a vacation, then the weekend, then
-quiet hours (each block is left out once; the order says which one a moment is in).
+Pure functions, so the projection, the rebuild and the tests count the same way. Where
+spans overlap, a vacation wins, then the weekend, then quiet hours.
 """
 
 from __future__ import annotations
@@ -21,16 +19,13 @@ QUIET = "quiet"
 
 @dataclass(frozen=True)
 class Sleep:
-    """When one seat's clock sleeps: ``quiet`` hours (start, end: local times; None for
-    none) in ``zone``, the table's weekend pause (Saturday 00:00 to Monday 00:00 in
-    ``weekend_zone``; None for none), and ``vacations``: (from, to) moments, those that
-    have ended (``paused_now``: one still runs)."""
+    """When one seat's clock sleeps; ``vacations`` holds only ended ones."""
 
     zone: str = "UTC"
     quiet: tuple[time, time] | None = None
     weekend_zone: str | None = None
     vacations: tuple[tuple[datetime, datetime], ...] = ()
-    paused_now: bool = False  # a vacation still running: the clock is stopped
+    paused_now: bool = False
 
 
 def parse_quiet(start: str | None, end: str | None) -> tuple[time, time] | None:
@@ -46,8 +41,7 @@ def _local(day: date, at: time, zone: ZoneInfo) -> datetime:
 
 
 def _quiet_spans(moment: datetime, sleep: Sleep) -> list[tuple[datetime, datetime]]:
-    """The quiet spans around ``moment`` (those starting the local day before, that day,
-    and the day after)."""
+    """The quiet spans starting the local day before ``moment``, that day and the next."""
     if sleep.quiet is None:
         return []
     zone = ZoneInfo(sleep.zone)
@@ -86,8 +80,7 @@ def spans_at(moment: datetime, sleep: Sleep) -> list[tuple[str, datetime, dateti
 
 
 def asleep(moment: datetime, sleep: Sleep) -> str | None:
-    """Why the clock sleeps at ``moment`` (VACATION, WEEKEND or QUIET, by precedence), or
-    None when it runs."""
+    """Why the clock sleeps at ``moment``, or None when it runs."""
     for kind, start, end in spans_at(moment, sleep):
         if start <= moment < end:
             return kind
@@ -104,9 +97,15 @@ def wake(moment: datetime, sleep: Sleep) -> datetime:
     raise ValueError("the clock never wakes")
 
 
+def quiet_until(moment: datetime, sleep: Sleep) -> datetime | None:
+    """When the quiet hours around ``moment`` end, or None: the weekend and vacations
+    pause the clock, not a player's notices."""
+    ends = [end for start, end in _quiet_spans(moment, sleep) if start <= moment < end]
+    return max(ends, default=None)
+
+
 def run_clock(start: datetime, duration: timedelta, sleep: Sleep) -> datetime:
-    """The moment at which ``duration`` of waking time has passed since ``start``: never
-    inside a sleeping span (a turn that runs out at the start of one runs out then)."""
+    """When ``duration`` of waking time has passed since ``start``; never inside a span."""
     moment, left = start, duration
     for _guard in range(100_000):
         moment = wake(moment, sleep)
@@ -120,8 +119,7 @@ def run_clock(start: datetime, duration: timedelta, sleep: Sleep) -> datetime:
 
 
 def vacations_from(clock_events: Sequence[tuple[str, datetime]], paused: str) -> list:
-    """(from, to) spans from a seat's clock events in order (``paused``: the type that
-    starts one); a span still open is left out (its clock is stopped)."""
+    """(from, to) spans from a seat's clock events; one still open is left out."""
     spans, since = [], None
     for kind, at in clock_events:
         if kind == paused:

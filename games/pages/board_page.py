@@ -1,19 +1,14 @@
 """What a seat's board page shows: the data behind games/board.html.
 
-Everything here is computed for one viewing seat. Other seats' hands appear only once
-they are public (the engine's ``hands_visible_to``, and the scored round's hands).
-
-The page is a function of the game's snapshot (its version and log digest), of a
-``PageFacts`` (the few other facts it shows) and of what the view reads around the board; it
-is rendered once per all of them and cached (games.pages.page_cache). A GET reads the seat, its
-game and the seats in one statement (games.pages.table_read), and fills in the CSRF token and
-the table talk.
+Computed for one viewing seat: other seats' hands appear only once they are public. The
+page is rendered once per snapshot and ``PageFacts`` and cached (games.pages.page_cache);
+the CSRF token and the table talk are filled in per request.
 """
 
 from __future__ import annotations
 
 import zoneinfo
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -37,15 +32,14 @@ from games.pages.drawing import (
     since_last_turn,
     static_layer,
 )
-from games.pages.table_read import SeatRow
+from games.pages.table_read import SeatAtTable, SeatRow
 from games.words import bot_levels, narration, places, time_zones
 from games.words.city_names import city_name, city_names
 
 
 @dataclass(frozen=True)
 class PageFacts:
-    """What a board page shows besides the game's log: plain values only, so that it can
-    be part of the cache key of the page's rendering."""
+    """What a board page shows besides the game's log: plain values, for the cache key."""
 
     title: str
     deadline: datetime | None
@@ -56,9 +50,9 @@ class PageFacts:
     seats: tuple[SeatRow, ...]
 
     @classmethod
-    def of(cls, seat: Seat, token: str) -> PageFacts:
-        """The facts of ``seat``'s page, from what was read with the seat (its game, its
-        account and its ``table``: games.pages.table_read)."""
+    def of(cls, at: SeatAtTable, token: str) -> PageFacts:
+        """The facts of a seat's page, from what was read with the seat."""
+        seat = at.seat
         game = seat.game
         account = seat.user.timezone if seat.user_id else None
         return cls(
@@ -68,7 +62,7 @@ class PageFacts:
             viewer_is_bot=seat.is_bot,
             token=token,
             timezone=time_zones.zone_name_for(account, game, seat.browser_time_zone),
-            seats=seat.table,
+            seats=at.rows,
         )
 
 
@@ -77,11 +71,14 @@ def is_my_turn(state: rules.GameState, table: PageFacts) -> bool:
 
 
 def seat_page(
-    snapshot: snapshots.Snapshot, table: PageFacts, form: MoveForm | None, layer=static_layer
+    snapshot: snapshots.Snapshot,
+    table: PageFacts,
+    form: MoveForm | None,
+    layer=static_layer,
+    planned: Sequence[int] = (),
 ) -> dict:
-    """The template context of the board part of a seat's page (games/_board_main.html
-    and games/_board_scripts.html). ``form`` is the move form, or None when it is not the
-    seat's turn. ``layer`` draws the board's static layers (see games.pages.drawing.render_svg)."""
+    """The template context of the board part of a seat's page (``form``: None when it
+    is not the seat's turn; ``planned``: the lines the viewer's own plan means to build)."""
     state = snapshot.state
     names = [s.name for s in table.seats]
     viewer = table.viewer
@@ -96,13 +93,11 @@ def seat_page(
             "colour": seat_colour(s.position),
             "score": state.scores[s.position] if state.scores else None,
             "is_bot": s.is_bot or s.autopilot,
-            # The level in words ("strong bot"); a seat on autopilot has the default bot.
-            # A person's seat left to a bot (autopilot) is played by the cover bot.
+            # A person's seat on autopilot is played by the cover bot.
             "bot_words": bot_levels.seat_words(s.bot_level if s.is_bot else COVER_BOT),
             "joined": s.joined,
             "to_move": state.seat_to_move == s.position,
             "is_viewer": s.position == viewer,
-            # Public only: after the game ended, every hand of the last round.
             "hand": (city_names(visible[s.position]) if visible and s.position != viewer else None),
         }
         for s in table.seats
@@ -123,8 +118,6 @@ def seat_page(
         if state.starts[viewer] is not None:
             missing = rules.missing_cost(state, viewer)
     events = list(snapshot.round_events)
-    # Everything the others did since the viewer last moved: marked on the board and told
-    # in words beside it (for someone not at the table, the last turn).
     if viewer is not None and state.seat_to_move is not None:
         highlight = since_last_turn(state, events, viewer)
         since = narration.since_last_turn(state, viewer, events, names)
@@ -137,6 +130,7 @@ def seat_page(
         seat_names=names,
         pickable_lines=pickable_lines,
         pickable_points=pickable_points,
+        planned=planned,
     )
     to_move = state.seat_to_move
     return {
@@ -166,38 +160,41 @@ def page(
     around: dict,
     **inserts: Callable[[str], str],
 ) -> bytes:
-    """``seat``'s whole board page as a GET shows it (games/board.html), as UTF-8.
+    """``seat``'s whole board page as a GET shows it, as UTF-8.
 
-    Rendered once and cached for its inputs: the game's version and log digest, the
-    ``table`` (``PageFacts.of``), ``around`` (what the view read for the page around the
-    board: plain values only), the seat's own banner facts, the page's path and the
-    signed-in account's name. Filled in per request: the CSRF token, the table talk
-    panel (read afresh each time) and ``inserts`` (the view's parts of other apps, such as
-    the seat's channels: each a function of the page's CSRF token). A request with
-    messages to show (after joining, or writing at the table) is rendered afresh.
+    Cached for its inputs (``around``: plain values only); the CSRF token, the table talk
+    and ``inserts`` (each a function of the CSRF token) are filled in per request.
     """
     game, token = seat.game, table.token
+    played_again = (
+        game.status == Game.Status.FINISHED and Game.objects.filter(follows_id=game.pk).exists()
+    )
     inputs = (
         snapshots.key_for(game.version, game.log_digest),
         table,
         around,
         (seat.autopilot, seat.timeouts_in_a_row, seat.notices_muted),
+        played_again,
         # The owner's plan and browser zone: the plan panel is in the cached page.
         (plan_panel.key(seat), seat.browser_time_zone),
     )
 
     def render(holes: page_cache.Holes) -> str:
+        snapshot = snapshots.current(game)
+        plan = plan_panel.facts(seat, snapshot, token)
+        planned = plan["path_ids"] if plan else ()
         context = {
             "game": game,
             "seat": seat,
             "token": token,
             **around,
-            **board_parts(game, table, holes),
+            **board_parts(game, table, holes, planned),
             "talk": holes.insert("talk"),
-            "consent": consent_panel.panel(seat, token, holes.csrf_token),
+            "consent": consent_panel.panel(seat, token, snapshot, table.seats, holes.csrf_token),
             **{name: holes.insert(name) for name in inserts},
             "csrf_token": holes.csrf_token,
-            "plan": plan_panel.facts(seat, snapshots.current(game).state),
+            "plan": plan,
+            "played_again": played_again,
         }
         return render_to_string("games/board.html", context, request)
 
@@ -205,8 +202,7 @@ def page(
     csrf_token = get_token(request)
     talk = talk_panel.panel(request, seat, token, csrf_token=csrf_token)
     filled = {name: make(csrf_token) for name, make in inserts.items()}
-    # Without a digest, no key names this log (never so for a game recorded through the
-    # write path): rendered afresh.
+    # Without a digest no key names this log: rendered afresh.
     fresh = not game.log_digest
     return page_cache.page(
         request,
@@ -220,15 +216,16 @@ def page(
     )
 
 
-def board_parts(game: Game, table: PageFacts, holes: page_cache.Holes) -> dict[str, str]:
-    """The board part of a page (games/_board_main.html and games/_board_scripts.html),
-    with the move form when it is the viewer's turn, rendered with ``holes``."""
+def board_parts(
+    game: Game, table: PageFacts, holes: page_cache.Holes, planned: Sequence[int] = ()
+) -> dict[str, str]:
+    """The board part of a page, with the move form when it is the viewer's turn."""
     snapshot = snapshots.current(game)
     state = snapshot.state
     form = None
     if is_my_turn(state, table):
         form = MoveForm(state=state, seat=table.viewer, initial={"version": snapshot.version})
-    context = seat_page(snapshot, table, form, holes.layer)
+    context = seat_page(snapshot, table, form, holes.layer, planned)
     context["round_summary"] = round_summary(game, snapshot, table, holes.layer)
     context["csrf_token"] = holes.csrf_token
     return {
@@ -255,10 +252,7 @@ def _last_scoring(state: rules.GameState, names: list[str]) -> list[dict] | None
 
 
 def _pick_data(state: rules.GameState, viewer: int, form: MoveForm) -> dict:
-    """What the board's script needs to let the player click only legal picks.
-
-    Public facts only: the board's lines, the viewer's own network and what may be built.
-    """
+    """What the board's script needs to let the player pick only legal moves: public facts."""
     board = state.board
     lines = {
         str(i): [board.lines[i][0], board.lines[i][1], board.lines[i][2]]
@@ -266,35 +260,28 @@ def _pick_data(state: rules.GameState, viewer: int, form: MoveForm) -> dict:
     }
     network = sorted(rules.network(state, viewer))
     pos, _width, _height = layout(board)
-    # Where the view starts on a phone: the middle of the player's network, or of their
-    # own cities before they have one.
+    # Where the view starts on a phone: the middle of the network, else of the cities.
     around = network or [board.city_point(name) for name in state.hands[viewer]]
     centre = [sum(pos[p][i] for p in around) / len(around) for i in (0, 1)] if around else None
     return {
         "placing": form.placing,
         "network": network,
         "first": form.first_line_ids,
-        # Exactly the second lines the rules allow after each first line, by how the first
-        # is built (coloured track only when the seat may use it).
         "after": _by_line(form.seconds_after(coloured=False)),
         "after_coloured": _by_line(form.seconds_after(coloured=True)) if form.may_colour else None,
         "lines": lines,
-        # For tapping a point and then one of its lines by direction (a phone's way).
         "positions": pos,
         "coords": [list(point) for point in board.points],
         "names": list(places.point_names(board)),
         "directions": places.direction_names(),
-        # The script's sentences, in the reader's language; it fills in %(point)s and
-        # %(one)s/%(other)s itself.
+        # The script fills in the placeholders itself.
         "words": {
             "from": gettext("From %(point)s, build towards:"),
             "nothing_from": gettext("No line you may build starts at %(point)s."),
             "line": pgettext("line", "%(one)s to %(other)s"),
             "at": gettext("Crossing point: %(point)s"),
-            # A direction button for a double line: "east (double)".
             "double": gettext("%(direction)s (double line)"),
-            # Under the board, what the player has picked or may pick, and why nothing
-            # was sent (the same words as the form's).
+            # The same words as the form's.
             "place": gettext("Pick a free crossing point on the board for your start marker."),
             "place_picked": gettext("Start marker on %(point)s."),
             "build_tap": gettext(
@@ -323,9 +310,7 @@ def _by_line(seconds: dict[int, list[int]]) -> dict[str, list[str]]:
 def round_summary(
     game: Game, snapshot: snapshots.Snapshot, table: PageFacts, layer=static_layer
 ) -> dict | None:
-    """The round that ended before this one, for a player who has not moved since: its
-    final board with every hand (public now), who closed it and the losses. None once the
-    player has moved in the new round (or in the first round, or when the game is over)."""
+    """The round that ended before this one, for a player who has not moved since."""
     state, viewer = snapshot.state, table.viewer
     events = list(snapshot.round_events)
     if state.is_over or state.round < 2 or not events or events[0]["type"] != rules.ROUND_STARTED:
@@ -346,7 +331,6 @@ def round_summary(
                 "name": names[p],
                 "hand": city_names(scoring["hands"][p]),
                 "loss": scoring["losses"][p],
-                # The key to the drawing above: the colour and number of the seat's track.
                 "colour": seat_colour(p),
                 "number": p + 1,
             }

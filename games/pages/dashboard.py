@@ -75,9 +75,7 @@ class Dashboard:
 
 
 def dashboard(user) -> Dashboard:
-    """``user``'s games: the ones waiting for their move first (the nearest deadline
-    first), then their other active games, games still being set up, and finished games
-    (the latest first)."""
+    """``user``'s games, the ones waiting for their move first."""
     seats = (
         Seat.objects.filter(user=user)
         .select_related("game")
@@ -93,7 +91,6 @@ def dashboard(user) -> Dashboard:
             entries[game.pk] = entry
 
     def by_deadline(entry: DashboardEntry):
-        # Games without a deadline after those with one; then the oldest game first.
         deadline = entry.game.deadline
         return (deadline is None, deadline.timestamp() if deadline else 0, entry.game.pk)
 

@@ -1,18 +1,10 @@
 """Drawing a board and a game state as SVG, for the board page and the replay page.
 
-    svg = board_svg(state, viewer, highlight=last_turn(state, events))
-    markup = render_svg(svg)
+``board_svg`` returns plain data; ``render_svg`` turns it into markup. The layers the same
+for every game on a board are drawn once per board and process (``static_layer``).
 
-``board_svg`` returns plain data (coordinates, CSS classes, titles); ``render_svg`` turns
-it into markup. The layers that are the same for every game on a board (its lines, and
-its points when none can be picked) are drawn once per board and process
-(``static_layer``); only the game's own layers are drawn per state. Geometry follows the
-boards' data files: a crossing point (col, row) is drawn at x = (col - row/2) * s,
-y = row * s * sqrt(3)/2.
-
-Hidden information: the only hand this module marks is ``viewer``'s own (or the cities
-passed as ``marked_cities`` by a caller that knows they are public, such as the replay of
-a scored round). Every other city is drawn the same way whoever's hand it is in.
+The only hand marked is ``viewer``'s own (or ``marked_cities`` a caller knows are
+public); every other city is drawn the same whoever's hand it is in.
 """
 
 from __future__ import annotations
@@ -32,8 +24,7 @@ from games.words.city_names import city_name
 
 SCALE = 40  # pixels between neighbouring crossing points
 MARGIN = 28
-# Wider at the sides: a city label is centred on its point, and the longest ("San
-# Francisco") reaches this far past it.
+# Wider at the sides: the longest city label ("San Francisco") reaches this far.
 MARGIN_X = 56
 # Seat colours for built track and start markers, distinct from the five city colours.
 SEAT_COLOURS = ("#1d232b", "#7b3fa0", "#8b5a2b", "#0f7c80", "#c2185b", "#6b7d12")
@@ -87,8 +78,7 @@ def last_turn(state: rules.GameState, events: Sequence[dict]) -> Highlight:
 
 
 def since_last_turn(state: rules.GameState, events: Sequence[dict], position: int) -> Highlight:
-    """Everything the others did since ``position`` last moved in this round (``events``:
-    engine events, the round's at least): their lines and start markers."""
+    """Everything the others did since ``position`` last moved in this round."""
     board = state.board
     lines: set[int] = set()
     starts: set[int] = set()
@@ -109,14 +99,10 @@ def board_svg(
     seat_names: Sequence[str] = (),
     pickable_lines: Iterable[int] = (),
     pickable_points: Iterable[int] = (),
+    planned: Sequence[int] = (),
 ) -> dict:
-    """The drawing of ``state`` as ``viewer`` (a seat position, or None) may see it.
-
-    ``highlight``: the last turn's lines or start marker. ``marked_cities``: cities to
-    ring; by default the viewer's own hand, and nobody else's. ``pickable_lines`` and
-    ``pickable_points`` (line and point indexes) are what the viewer may click now.
-    Returns the data ``render_svg`` draws.
-    """
+    """The drawing of ``state`` as ``viewer`` may see it, as data for ``render_svg``
+    (``marked_cities``: by default the viewer's own hand, and nobody else's)."""
     board = state.board
     highlight = highlight or Highlight()
     if marked_cities is None:
@@ -185,11 +171,16 @@ def board_svg(
             "diamond": _diamond(*pos[point]),
             "last": point == highlight.start or point in highlight.starts,
             "title": gettext("%(player)s's start marker") % {"player": name(seat)},
-            # Whose it is by number as well as colour (the page's key says whose).
+            # By number as well as colour (the page's key says whose).
             "number": seat + 1,
         }
         for seat, point in enumerate(state.starts)
         if point is not None
+    ]
+    plan = [
+        {"x1": pos[a][0], "y1": pos[a][1], "x2": pos[b][0], "y2": pos[b][1], "line": line_id}
+        for line_id in planned
+        for a, b, _cost in [board.lines[line_id]]
     ]
     return {
         "board": board.name,
@@ -201,12 +192,12 @@ def board_svg(
         "cities": cities,
         "points": points,
         "starts": starts,
+        "plan": plan,
         "picking": bool(pickable_lines or pickable_points),
     }
 
 
-# Markup. Hand membership is marked only by the "mine" class, which board_svg() gives to
-# the viewer's own cities alone.
+# Markup. Hand membership shows only in the "mine" class: the viewer's own cities.
 
 
 def _line(kind: str, x1: float, y1: float, x2: float, y2: float, rest: str = "") -> str:
@@ -219,8 +210,7 @@ def _point(x: float, y: float) -> str:
 
 @cache
 def static_layer(board_name: str, name: str) -> str:
-    """A layer the same for every game on the board: "lines" (every line, double lines
-    with their gap) or "points" (every crossing point, none pickable)."""
+    """A layer the same for every game on the board: "lines" or "points"."""
     board = rules.get_board(board_name)
     pos, _, _ = layout(board)
     if name == "points":
@@ -240,15 +230,10 @@ def static_layer(board_name: str, name: str) -> str:
 def render_svg(
     svg: dict, layer: Callable[[str, str], str] = static_layer, *, title_id: str = "board-title"
 ) -> SafeString:
-    """The markup of a drawing made by ``board_svg``.
-
-    ``layer(board, name)`` gives each static layer's markup; a caller that caches the
-    page may give a placeholder instead and fill it in later. ``title_id``: the id of the
-    drawing's title, for a page that shows another board drawing too (ids are unique).
-    """
+    """The markup of a drawing made by ``board_svg``; a caller that caches the page may
+    give a ``layer`` that leaves a placeholder to fill in later."""
     board = svg["board"]
-    # A board to pick on is one tab stop: the arrow keys move between crossing points
-    # (games/static/games/board.js), not a tab stop per line.
+    # A board to pick on is one tab stop: the arrow keys move between crossing points.
     picking = ' role="img"'
     if svg["picking"]:
         picking = ' tabindex="0" role="application" aria-describedby="board-keys"'
@@ -266,6 +251,11 @@ def render_svg(
         kind += (" exclusive" if t["exclusive"] else "") + (" last" if t["last"] else "")
         line = _line(kind, t["x1"], t["y1"], t["x2"], t["y2"], f' stroke="{t["colour"]}"')
         out.append(f"{line}><title>{escape(t['title'])}</title></line>\n    ")
+    # plan.js draws a route being picked in this same group.
+    out.append('\n  </g>\n  <g class="plan-path">\n    ')
+    for n, p in enumerate(svg.get("plan", ()), 1):
+        rest = f' data-planned="{p["line"]}" data-order="{n}"'
+        out.append(_line("planned", p["x1"], p["y1"], p["x2"], p["y2"], rest) + "/>")
     out.append('\n  </g>\n  <g class="points">\n    ')
     pickable_points = [p for p in svg["points"] if p["pickable"]]
     if pickable_points:
@@ -275,8 +265,7 @@ def render_svg(
     out.append('\n  </g>\n  <g class="start-rings">\n    ')
     for s in svg["starts"]:
         if s["last"]:
-            # A new start marker is ringed in black and white, which show on any city's
-            # colour and on the paper; under the cities, so that no name is hidden.
+            # Black and white show on any city's colour; under the cities, hiding no name.
             out.append(
                 f'<circle class="start-ring" cx="{s["x"]}" cy="{s["y"]}" r="13"/>'
                 f'<circle class="start-ring inner" cx="{s["x"]}" cy="{s["y"]}" r="13"/>'
@@ -297,8 +286,8 @@ def render_svg(
             f'</polygon><text class="start-label" x="{s["x"]}" y="{s["y"]}" dy="3">'
             f"{s['number']}</text>\n    "
         )
-    # Thin marks under the lines to pick: the script marks those the player may build
-    # now (the wide, transparent lines above them are what a click hits).
+    # Thin marks under the wide, transparent lines that a click hits.
+
     out.append('\n  </g>\n  <g class="marks">\n    ')
     for line in svg["lines"]:
         if line["pickable"]:

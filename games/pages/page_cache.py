@@ -1,21 +1,9 @@
 """Parts of pages rendered once and cached, with holes filled in per request.
 
-A page's heavy part (the board, the move form, the tables) is the same for every request
-with the same inputs: the game's version and log digest, the viewer, and the few rows and
-columns it shows besides the log. It is rendered once and cached under a digest of those
-inputs and of the code that renders it (``page_stamp``), so it can never be served for
-other inputs, nor by another release. What differs per request is left as a hole and
-filled in each time: the CSRF token, and what a page reads afresh for each request (an
-insert, such as the table talk panel). What is the same for every game on a board (its
-static layers, games.pages.drawing.static_layer) is a hole too, filled from this process's copy,
-so the cache holds only what is particular to the game.
-
-    fragment = page_cache.cached("board", inputs, render)   # render(holes) -> {name: html}
-    fragment.fill("main", request)
-    page_cache.page(request, "board-page", inputs, render)  # a whole page, as UTF-8 bytes
-
-Holes are marked in the rendered text with a nonce drawn for that rendering, so nothing a
-player typed (a name) can pose as one.
+The cache key digests every input and the rendering code (``page_stamp``), so a part is
+never served for other inputs or by another release. Per-request text (the CSRF token,
+inserts) and a board's static layers are holes, marked with a fresh nonce so nothing a
+player typed can pose as one.
 """
 
 from __future__ import annotations
@@ -43,22 +31,18 @@ from games.pages.drawing import static_layer
 
 log = logging.getLogger(__name__)
 
-# A fragment is kept this long after it was rendered; nothing depends on it being kept.
+# Nothing depends on a fragment being kept.
 TIMEOUT = 60 * 60 * 24 * 3
 
 
-# What a page is rendered from: code, templates, static files and board data.
 SOURCE_SUFFIXES = (".py", ".html", ".js", ".css", ".json")
 
 
-# The project's packages: a page is rendered by the games app, with the helpers, accounts'
-# forms, the site's template tags and stylesheet (pbem), and the views' notes on mail.
 PROJECT_PACKAGES = ("helpers", "accounts", "games", "notifications", "pbem")
 
 
 def page_sources() -> list[Path]:
-    """Every folder a page's code, templates and static files come from: the project's
-    packages (in a checkout or installed from the wheel) and the site-wide templates."""
+    """Every folder a page's code, templates and static files come from."""
     base = Path(settings.BASE_DIR)
     return [base / name for name in PROJECT_PACKAGES] + [Path(settings.SITE_TEMPLATES)]
 
@@ -71,11 +55,9 @@ def sources_stamp(folders: list[Path]) -> str:
 
 @cache
 def page_stamp() -> str:
-    """The code that renders the pages (page_sources(), the compiled catalogues, Django,
-    and where static files are served from): a new release never serves what an older one
-    rendered."""
+    """A stamp of what renders the pages, so a new release never serves an older one's."""
     code = sources_stamp(page_sources())
-    # The compiled catalogues: a corrected translation is never hidden behind an old page.
+    # A corrected translation is never hidden behind an old page.
     words = "".join(source_digest(Path(path), (".mo",)) for path in settings.LOCALE_PATHS)
     return f"{code}:{words}:{django.__version__}:{settings.STATIC_URL}:{settings.STORAGES}"
 
@@ -113,8 +95,7 @@ class Fragment:
     def fill(
         self, name: str, request: HttpRequest, csrf_token: str | None = None, **inserts: str
     ) -> SafeString:
-        """The part ``name`` with its holes filled in for ``request``: ``csrf_token`` (by
-        default the request's own) and each insert of ``inserts``, as given (HTML)."""
+        """The part ``name`` with its holes filled in for ``request``."""
         out = _filled(self.parts[name], request, csrf_token, inserts, static_layer)
         # Rendered by the template engine, which escaped it; the holes are ours.
         return mark_safe("".join(out))
@@ -128,8 +109,7 @@ def _encoded_layer(board: str, name: str) -> bytes:
 def _filled(
     parts: tuple, request: HttpRequest, csrf_token: str | None, inserts: dict, layer: Callable
 ) -> list:
-    """``parts`` with each hole (every other part) replaced by its text for ``request``;
-    a static layer's by ``layer(board, name)``."""
+    """``parts`` with each hole (every other part) filled in for ``request``."""
     out = list(parts)
     for n in range(1, len(parts), 2):
         hole = parts[n]
@@ -148,11 +128,7 @@ def _filled(
 
 
 def cached(kind: str, inputs: tuple, render: Callable[[Holes], dict[str, str]]) -> Fragment:
-    """The fragment of ``kind`` for ``inputs``, rendered by ``render`` when not cached.
-
-    ``inputs`` must hold everything ``render`` reads (it is the cache key); ``render``
-    gets the holes to use and returns each named part's text.
-    """
+    """The fragment of ``kind`` for ``inputs``, which must hold everything ``render`` reads."""
     return Fragment(
         _cached_parts(
             kind,
@@ -163,8 +139,6 @@ def cached(kind: str, inputs: tuple, render: Callable[[Holes], dict[str, str]]) 
 
 
 def _cached_parts(kind: str, inputs: tuple, make: Callable[[Holes], dict]) -> dict:
-    """What ``make(holes)`` gives for ``inputs`` (each part split at its holes), cached."""
-    # Rendered in the active language: each language has its own copy.
     material = repr((page_stamp(), translation.get_language(), kind, inputs)).encode()
     key = f"railmail:fragment:{kind}:{hashlib.sha256(material).hexdigest()}"
     try:
@@ -191,17 +165,12 @@ def page(
     csrf_token: str | None = None,
     **inserts: str,
 ) -> bytes:
-    """A whole page of ``kind`` as UTF-8, rendered by ``render(holes)`` with ``request``
-    (the site's frame shows the page's path, the signed-in account and the messages) and
-    cached for ``inputs``, the path and the account. Rendered afresh when ``fresh``, or
-    when the request has messages to show (they show once). The CSRF token (``csrf_token``,
-    by default the request's own) and ``inserts`` are filled in for each request.
+    """A whole page of ``kind`` as UTF-8, cached for ``inputs``, the path and the account
+    (the site's frame shows them); afresh when ``fresh`` or messages must show once.
 
-    The page is kept encoded, and so are the static layers: a request joins bytes, where
-    encoding a board page (125 KB) took longer than filling its holes."""
+    Kept encoded, so a request joins bytes rather than encoding a large page."""
 
     def encoded(holes: Holes) -> dict[str, tuple]:
-        # Text encoded, hole names (every other part) as they are.
         parts = holes.split(render(holes))
         return {"page": tuple(p.encode() if n % 2 == 0 else p for n, p in enumerate(parts))}
 

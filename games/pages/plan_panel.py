@@ -1,12 +1,16 @@
-"""The build-plan panel of a seat's board page: its own plan only (the form, the target,
-the next turn in words, or why it stopped), and the plans it may set, each with what it
-costs. Nothing here is shown to any other seat."""
+"""The build-plan panel of a seat's board page: its plan, the plans it may set, and a
+route to pick. Nothing here is shown to any other seat."""
 
 from __future__ import annotations
 
+from django.urls import reverse
+from django.utils.translation import gettext, pgettext
+
 from games import rules
-from games.derived.projection import sleep_of
+from games.derived.projection import sleep_from
+from games.derived.snapshots import Snapshot
 from games.models import Plan, Seat
+from games.pages.drawing import layout
 from games.words import places
 from games.words import plans as plan_words
 from games.words.city_names import city_name
@@ -23,8 +27,10 @@ def key(seat: Seat) -> tuple | None:
     return (plan.pk, plan.form, plan.city, tuple(plan.route), plan.version, plan.stopped)
 
 
-def facts(seat: Seat, state: rules.GameState) -> dict | None:
-    """What the panel shows ``seat`` at ``state``; None outside a round."""
+def facts(seat: Seat, snapshot: Snapshot, token: str = "") -> dict | None:
+    """What the panel shows ``seat`` at ``snapshot``; None outside a round. ``token``: the
+    seat link's, for the panel's links."""
+    state = snapshot.state
     if state.phase not in (rules.PLACING, rules.BUILDING) or seat.is_bot or seat.autopilot:
         return None
     position = seat.position
@@ -35,8 +41,10 @@ def facts(seat: Seat, state: rules.GameState) -> dict | None:
         "words": "",
         "next": "",
         "path": [],
+        "path_ids": [],
         "offers": [],
         "starts": [],
+        "route": None,
     }
     if plan is not None and plan.stopped:
         shown["stopped"] = plan_words.why_stopped(plan.stopped)
@@ -44,9 +52,8 @@ def facts(seat: Seat, state: rules.GameState) -> dict | None:
         shown["holding"] = True
         shown["words"] = plan_words.describe(plan.form, city_name(plan.city) if plan.city else "")
         shown["next"] = next_turn(state, position, plan.engine_plan())
-        shown["path"] = [
-            places.line_name(state.board, line) for line in path(state, position, plan)
-        ]
+        shown["path_ids"] = path(state, position, plan)
+        shown["path"] = [places.line_name(state.board, line) for line in shown["path_ids"]]
     if state.phase == rules.PLACING and state.start_point(position) is None:
         taken = set(state.starts)
         shown["starts"] = [
@@ -55,6 +62,8 @@ def facts(seat: Seat, state: rules.GameState) -> dict | None:
             if (point := state.board.city_point(name)) not in taken
         ]
     own = rules.network(state, position)
+    if own and state.phase == rules.BUILDING and token:
+        shown["route"] = route_data(state, position, token)
     if own:
         dist = rules.distances(rules.cost_graph(state.board, state.built, position), own)
         for name in state.hands[position]:
@@ -63,7 +72,7 @@ def facts(seat: Seat, state: rules.GameState) -> dict | None:
                 shown["offers"].append(
                     {"city": name, "name": city_name(name), "cost": cost, "turns": -(-cost // 2)}
                 )
-    rest = sleep_of(seat.game, position, upto=seat.game.version)
+    rest = sleep_from(seat.game, position, snapshot.clock)  # the snapshot's: no log read
     shown["quiet"] = {
         "start": rest.quiet[0].strftime("%H:%M") if rest.quiet else "",
         "end": rest.quiet[1].strftime("%H:%M") if rest.quiet else "",
@@ -89,9 +98,7 @@ def next_turn(state: rules.GameState, position: int, plan: rules.Plan) -> str:
 
 
 def path(state: rules.GameState, position: int, plan: Plan) -> list[int]:
-    """The lines the plan still means to build (its owner's eyes only): a route's unbuilt
-    lines; else a cheapest way from the network to its target (the nearest missing city
-    for all my cities)."""
+    """The lines the plan still means to build (its owner's eyes only)."""
     if plan.form == rules.plans.ROUTE:
         return [line for line in plan.route if line not in state.built]
     own = rules.network(state, position)
@@ -118,3 +125,58 @@ def path(state: rules.GameState, position: int, plan: Plan) -> list[int]:
         a, b, _cost = board.lines[line]
         point = a if b == point else b
     return lines[::-1]
+
+
+def route_tip(state: rules.GameState, position: int, route: list[int]) -> set[int]:
+    """Where the next line of a route being picked may start: the network, then the far
+    end of its last line (a route is built in order, as route_end reads it)."""
+    own = set(rules.network(state, position))
+    if not route:
+        return own
+    lines = state.board.lines
+    a, b, _cost = lines[route[-1]]
+    before = set(lines[route[-2]][:2]) if len(route) > 1 else own
+    return {p for p in (a, b) if p not in before} or {a, b}
+
+
+def route_next(state: rules.GameState, position: int, route: list[int]) -> list[int]:
+    """The lines that may come next in a route being picked: free lines from its tip."""
+    tip = route_tip(state, position, route)
+    taken = set(route)
+    point_lines = state.board.point_lines
+    return sorted(
+        {
+            line
+            for p in tip
+            for line in point_lines[p]
+            if line not in state.built and line not in taken
+        }
+    )
+
+
+def route_data(state: rules.GameState, position: int, token: str) -> dict:
+    """What the plan's script needs to let the owner pick a route on the board (public
+    facts and the owner's own only)."""
+    board = state.board
+    positions, _width, _height = layout(board)
+    return {
+        "url": reverse("games:plan_route", args=[token]),
+        "lines": [list(line) for line in board.lines],
+        "built": sorted(state.built),
+        "network": sorted(rules.network(state, position)),
+        "positions": positions,
+        "names": list(places.point_names(board)),
+        "words": {
+            "start": gettext(
+                "Pick your route on the board, line by line from your network: "
+                "tap near the line that comes next."
+            ),
+            "picked": gettext("Your route: %(lines)s (%(cost)s tracks)."),
+            "line": pgettext("line", "%(one)s to %(other)s"),
+            "not_next": gettext("That line does not continue your route: pick one from its end."),
+            "empty": gettext("Pick at least one line."),
+            "review": gettext("Review and follow this route"),
+            "undo": gettext("Take back the last line"),
+            "cancel": gettext("Stop picking"),
+        },
+    }

@@ -1,10 +1,9 @@
 """The replay page's model: a game's log as frames one viewer may step through, who may
 see a game's history, and its public record.
 
-Hidden information: every hand shown here is masked by the engine's own rule
-(``rules.hands_visible_to``, the rule ``rules.make_record`` follows too), so a replay
-never shows more than the record that viewer may download; a test holds the two to the
-same hands.
+Every hand shown is masked by the engine's own rule (``rules.hands_visible_to``, which
+``rules.make_record`` follows too), so a replay never shows more than the record that
+viewer may download.
 """
 
 from __future__ import annotations
@@ -34,31 +33,25 @@ def viewer_seat(game: Game, user) -> Seat | None:
 
 
 def may_view(game: Game, seat: Seat | None) -> bool:
-    """Whether a viewer holding ``seat`` (or none) may see ``game``'s history.
-
-    Finished games are public; a game still running (or being set up) is shown only
-    to its own players.
-    """
+    """Whether a viewer holding ``seat`` may see ``game``'s history: finished games are
+    public, others only to their players."""
     if game.status == Game.Status.FINISHED:
         return True
     return seat is not None and seat.game_id == game.pk
 
 
 def record(game: Game, viewer: int | None = None) -> dict:
-    """The public game record (pbem-game-record/1) of ``game`` as ``viewer`` may see it:
-    while a round runs, every hand but the viewer's is hidden. A finished game's record
-    marks the turns a build plan played (``played_by``)."""
-    made = rules.make_record(game.engine_events(), game.seat_names(), viewer=viewer)
+    """The public game record (pbem-game-record/1) of ``game`` as ``viewer`` may see it."""
+    events = game.engine_events()
     if game.status == Game.Status.FINISHED:
-        mark_played_by(made["events"], set(game.plan_turns.values_list("seq", flat=True)))
-    return made
+        # By the log's own numbers, before taken-back turns are left out and renumbered.
+        mark_played_by(events, set(game.plan_turns.values_list("seq", flat=True)))
+    return rules.make_record(events, game.seat_names(), viewer=viewer)
 
 
 def mark_played_by(events: list[dict], by_plan: set[int]) -> None:
-    """Mark each move event a build plan played (``by_plan``: their seqs) with
-    ``"played_by": "plan"`` (a bot's move for a person says ``"bot"`` in the log itself).
-    Readers of records ignore the key; a running game's record never marks a plan's move
-    (it would tell when a plan holds)."""
+    """Mark each move a build plan played (``by_plan``: seqs) with ``"played_by": "plan"``;
+    only for finished games, since it would tell the others when a plan holds."""
     for event in events:
         if event["type"] in rules.MOVE_EVENTS and event.get("seq") in by_plan:
             event.setdefault("played_by", "plan")
@@ -128,18 +121,20 @@ class Frame:
 
 
 class Replay:
-    """A game's log, ready to be stepped through as ``viewer`` (a seat position, or None
-    for a finished game's public) may see it."""
+    """A game's log, ready to be stepped through as ``viewer`` (None: the public) sees it."""
 
     def __init__(self, game: Game, viewer: int | None = None) -> None:
         self.game = game
         self.viewer = viewer
         self.names = game.seat_names()
         self.log = snapshots.GameLog.read(game)
+        kept = rules.kept_events(self.log.events)
+        if len(kept) != len(self.log.events):
+            # As in the record: the replay steps through the record's log.
+            self.log = snapshots.GameLog(kept)
         self.events = self.log.events
         latest = self.log.snapshot(len(self.events)).state
-        # round -> hands as this viewer may see them (None for a hidden hand): every round
-        # before the latest is scored; the latest as the engine shows it to the viewer.
+        # round -> hands as this viewer may see them (None: hidden); earlier rounds are scored.
         self.hands = {
             event["round"]: event["hands"]
             for event in self.events
@@ -162,8 +157,7 @@ class Replay:
         return len(self.events)
 
     def frame(self, seq: int | None = None) -> Frame:
-        """The frame after event ``seq`` (the latest when None); raises ValueError for a
-        ``seq`` outside the log."""
+        """The frame after event ``seq`` (None: the latest); ValueError outside the log."""
         last = self.last_seq
         if seq is None:
             seq = last
@@ -185,8 +179,7 @@ class Replay:
         )
 
     def moves(self) -> list[tuple[int, str]]:
-        """Every event of the log in words, by number: the replay's list of moves, each a
-        link to the board after it. Words as the frames say them (nobody's hidden cities)."""
+        """Every event of the log in words, by number."""
         out = []
         state = None
         for seq, event in enumerate(self.events, 1):
@@ -225,8 +218,7 @@ class Replay:
 
 @dataclass(frozen=True)
 class ReplayPage:
-    """What the replay part of the page shows besides the log: plain values only, so that
-    it can be part of the cache key of its rendering."""
+    """What the replay part of the page shows besides the log: plain values, for the cache key."""
 
     title: str
     status: str
@@ -246,10 +238,8 @@ def replay_html(
     talk_seat: Seat | None = None,
     talk_token: str = "",
 ) -> bytes:
-    """The whole replay page (games/replay.html) as UTF-8, rendered once per version and
-    ``page`` and cached (games.pages.page_cache.page); never cached for a page that reports an
-    error. With ``talk_seat`` (the page reached through that seat's link, ``talk_token``),
-    the players' table talk as that seat sees it, read afresh for each request."""
+    """The whole replay page as UTF-8, cached unless it reports an error; with ``talk_seat``,
+    that seat's table talk, read afresh for each request."""
 
     def render(holes: page_cache.Holes) -> str:
         moves = Replay(game, page.viewer)
@@ -293,3 +283,52 @@ def replay_html(
     return page_cache.page(
         request, "replay", inputs, render, fresh=fresh, csrf_token=csrf_token, **inserts
     )
+
+
+def frame_html(request: HttpRequest, game: Game, viewer: int | None, seq: int, base: str) -> str:
+    """Just what changes when the replay steps to move ``seq``: the script swaps it in, so a
+    step loads neither the page around it nor the list of every move."""
+
+    def render(holes: page_cache.Holes) -> dict[str, str]:
+        frame = Replay(game, viewer).frame(seq)
+        svg = board_svg(
+            frame.state,
+            viewer,
+            highlight=last_turn(frame.state, frame.events),
+            seat_names=frame.names,
+        )
+        # The static layers are the same at every step: the page keeps its own.
+        context = {"frame": frame, "svg": render_svg(svg, no_layer), "base": base}
+        return {"frame": render_to_string("games/_replay_frame.html", context)}
+
+    inputs = (snapshots.key_for(game.version, game.log_digest), viewer, seq, base)
+    return _fragment("replay-frame", inputs, render, fresh=not game.log_digest).fill(
+        "frame", request
+    )
+
+
+def move_list_html(request: HttpRequest, game: Game, viewer: int | None, base: str) -> str:
+    """Every move of ``game`` in words as ``viewer`` may see them, each a link under ``base``."""
+
+    def render(holes: page_cache.Holes) -> dict[str, str]:
+        context = {"moves": Replay(game, viewer).moves(), "base": base, "current": None}
+        return {"list": render_to_string("games/_move_list.html", context)}
+
+    inputs = (snapshots.key_for(game.version, game.log_digest), viewer, base)
+    return _fragment("move-list", inputs, render, fresh=not game.log_digest).fill("list", request)
+
+
+def no_layer(board: str, name: str) -> str:
+    """No static layer: for a step of the replay."""
+
+    return ""
+
+
+def _fragment(kind: str, inputs: tuple, render, *, fresh: bool) -> page_cache.Fragment:
+    """``page_cache.cached``, or rendered afresh when ``fresh`` (a log no key names)."""
+    if fresh:
+        holes = page_cache.Holes()
+        return page_cache.Fragment(
+            {name: holes.split(text) for name, text in render(holes).items()}
+        )
+    return page_cache.cached(kind, inputs, render)

@@ -57,7 +57,15 @@ from .network import cities_joined, network
 from .options import Options
 from .plans import Plan, Stop
 from .plans import step as plan_step
-from .record import FORMAT, InvalidRecord, make_record, read_record, replay_record, seat_names
+from .record import (
+    FORMAT,
+    InvalidRecord,
+    kept_events,
+    make_record,
+    read_record,
+    replay_record,
+    seat_names,
+)
 from .replay import apply, game_created, replay
 from .scoring import SteinerTables, missing_cost, scoring_graph
 from .state import AWAITING_DEAL, BUILDING, OVER, PLACING, ROUND_OVER, GameState, Track
@@ -150,6 +158,7 @@ __all__ = [
     "legal_lines",
     "legal_second_line_ids",
     "legal_start_points",
+    "kept_events",
     "make_record",
     "may_colour",
     "missing_cost",

@@ -28,11 +28,7 @@ class City:
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Board:
-    """Crossing points, lines and cities of one board.
-
-    Points and lines are also numbered (their index in ``points`` and ``lines``) so that
-    the engine's inner loops work on small integers.
-    """
+    """Crossing points, lines and cities of one board, numbered for the engine's inner loops."""
 
     name: str
     title: str

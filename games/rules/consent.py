@@ -1,11 +1,7 @@
 """Consent at the table, as far as the rules go: taking back a turn, ending by agreement.
 
-A take-back undoes the seat's last move while the next player has not acted, in a game
-whose options allow it; a move that ended a round cannot be taken back (its round is
-scored and the next one dealt). Ending by agreement drops the running round: the scores
-stand as after the last scored round and every seat with the most points wins. Who must
-agree is the service's question (it knows which seats are people); the engine checks only
-that the game can still end.
+A move that ended a round cannot be taken back, since the next round is already dealt.
+Who must agree is the service's question: it knows which seats are people.
 """
 
 from __future__ import annotations
@@ -18,8 +14,7 @@ from .turns import game_result
 
 
 def take_back(state: GameState, seat: int) -> tuple[list[dict], GameState]:
-    """The events of ``seat`` taking back its last turn, and the state after them; or
-    IllegalMove saying why not. ``state`` is not changed."""
+    """The events of ``seat`` taking back its last turn, and the state after them."""
     scratch = state.copy()
     take_back_in_place(scratch, seat)
     scratch.version = state.version + 1
@@ -63,8 +58,7 @@ def take_back_in_place(state: GameState, seat: int) -> None:
 
 
 def end_early(state: GameState) -> tuple[list[dict], GameState]:
-    """The ``game_ended`` event of a game its players agreed to end now, and the state
-    after it; or IllegalMove when the game cannot end. ``state`` is not changed."""
+    """The ``game_ended`` event of a game its players agreed to end now, and the state after."""
     scratch = state.copy()
     end_in_place(scratch)
     scratch.result_recorded = True

@@ -1,6 +1,5 @@
-"""Dealing cities. The engine never draws at random itself: the caller passes the random
-source (the service a cryptographically secure one, ``simulate`` a seeded one) and the
-deal is recorded in the ``round_started`` event, so replays need no randomness."""
+"""Dealing cities. The caller passes the random source and the deal is recorded, so
+replays need no randomness."""
 
 from __future__ import annotations
 
@@ -21,10 +20,7 @@ def check_seat_count(seats: int) -> None:
 
 
 def deal(board: str, seats: int, rng) -> list[list[str]]:
-    """Five cities for each seat, one of each colour, no city twice.
-
-    ``rng`` has the API of ``random.Random`` (``secrets.SystemRandom()`` in the service).
-    """
+    """Five cities for each seat, one of each colour, no city twice (``rng``: a ``Random``)."""
     check_seat_count(seats)
     the_board = get_board(board)
     hands: list[list[str]] = [[] for _ in range(seats)]

@@ -4,10 +4,8 @@
 class IllegalMove(Exception):
     """A move that the rules forbid.
 
-    ``rule`` is a short stable code (for tests, logs and bots) and ``facts`` what it is
-    about (``line``, ``point``, ``seat``, counts): the edge words them for the player, in
-    their language, with the board's names for places. The message says the same in plain
-    English with coordinates, for logs and for records checked from outside.
+    ``rule`` is a stable code and ``facts`` its subject, so the edge can word it in the
+    player's language; the message is plain English for logs.
     """
 
     def __init__(self, rule: str, message: str, **facts: object) -> None:
@@ -18,10 +16,7 @@ class IllegalMove(Exception):
 
 
 class InvalidEvent(Exception):
-    """An event that cannot follow the log before it (a corrupt or forged record).
-
-    ``seq`` is the event's sequence number (or its 1-based position when it has none).
-    """
+    """An event that cannot follow the log before it (a corrupt or forged record)."""
 
     def __init__(self, seq: int, message: str) -> None:
         super().__init__(f"event {seq}: {message}")

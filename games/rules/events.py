@@ -1,10 +1,7 @@
 """The type of every event in a game's log, named once.
 
-The engine writes and checks the events of play; the service records what happens around
-play (the clock, timeouts, bots taking a seat) in the same log, and the engine lets those
-pass. The values are what the log and the public game record (``pbem-game-record/1``)
-hold: they never change. ``moves_since_last_turn`` is the one walk back over a round's
-events that the board, the move log and the emails share.
+The engine checks the events of play and lets the service's events around play pass.
+The values are stored in logs and public game records, so they never change.
 """
 
 from collections.abc import Sequence
@@ -24,13 +21,9 @@ SEAT_TAKEN_BY_BOT = "seat_taken_by_bot"
 SEAT_TAKEN_BACK = "seat_taken_back"
 CLOCK_PAUSED = "clock_paused"
 CLOCK_RESUMED = "clock_resumed"
-# A seat's quiet hours and zone, from then on (the clock does not count quiet hours).
 QUIET_HOURS_SET = "quiet_hours_set"
 
-# Consent at the table (games.services.consent). A take-back the engine applies: it undoes
-# the seat's last move (rules.consent). The others it lets pass: more time for the seat to
-# move, a seat agreeing to end the game early (the last agreement is followed by a
-# ``game_ended`` with ``"reason": "agreed"``), a reminder sent to the seat to move.
+# Consent at the table: the engine applies a take-back and lets the others pass.
 TURN_TAKEN_BACK = "turn_taken_back"
 TIME_GIVEN = "time_given"
 END_AGREED = "end_agreed"
@@ -38,7 +31,6 @@ NUDGED = "nudged"
 # Why a game ended early (``game_ended``'s "reason"; a game that ends by its score has none).
 ENDED_BY_AGREEMENT = "agreed"
 
-# A seat's turn: one of these each.
 MOVE_EVENTS = (START_PLACED, TRACK_BUILT, TURN_PASSED)
 PLAY_EVENTS = (
     GAME_CREATED,
@@ -48,13 +40,9 @@ PLAY_EVENTS = (
     GAME_ENDED,
     TURN_TAKEN_BACK,
 )
-# A seat's clock (vacations): these start no turn.
 CLOCK_EVENTS = (CLOCK_PAUSED, CLOCK_RESUMED)
-# Consent events that start no turn: the deadline still runs from the turn's start.
 CONSENT_EVENTS = (TIME_GIVEN, END_AGREED, NUDGED)
-# A seat changing hands (games.services.substitutes): its player left (a bot plays it until
-# a substitute takes it), another person backed inviting a substitute for it (when the
-# creator has left), or it went to a substitute (with the newcomer's "name").
+# A seat changing hands (games.services.substitutes).
 SEAT_LEFT = "seat_left"
 SUBSTITUTE_BACKED = "substitute_backed"
 SEAT_HANDED_OVER = "seat_handed_over"
@@ -74,9 +62,8 @@ AROUND_PLAY_EVENTS = (
 
 
 def moves_since_last_turn(events: Sequence[dict], seat: int) -> list[dict]:
-    """The moves the other seats made since ``seat`` last moved in this round, in order
-    (``events``: the log, from the round's start at least). A move that was taken back
-    is no move."""
+    """The moves the other seats made since ``seat`` last moved in this round, less any
+    taken back: the one walk shared by the board, the move log and the emails."""
     moves = []
     taken_back = 0
     for event in reversed(events):

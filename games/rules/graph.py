@@ -1,25 +1,9 @@
-"""The board as a graph, and every search over it: one place for the network, scoring,
-legal moves and the bots.
+"""The board as a graph as one seat sees it, and every search over it.
 
-Points and lines are numbered (see ``boards.Board``). A free line costs what it takes to
-build: 1 on flat land, 2 across a river, mountain or sea. What a seat sees:
-
-- built track it may use costs nothing: black track is everyone's, a coloured
-  (exclusive) line serves only the seat that built it;
-- another seat's coloured line cannot be crossed.
-
-Track is given as a mapping of line ids to ``Track`` (the engine's ``state.built``, or a
-what-if copy of it). Costs are 0, 1 or 2, so shortest distances come from a bucket queue
-(Dial's algorithm) rather than a heap.
-
-Two searches, for two uses:
-- ``sweep`` (and ``spread`` on top of it) runs over a seat's ``cost_graph``, built
-  once, from weighted sources and within limits: scoring's Steiner tables run dozens of
-  sweeps over one position. ``distances``, the plain case (every point, from sources at
-  0), has a loop of its own: scoring runs one from each city it joins.
-- ``cheapest_paths`` searches the board and a track mapping directly, and says how each
-  point was reached: for one-off questions on positions that change between them (the
-  bots' what-ifs), where building a graph first would cost more than the search.
+Track the seat may use costs nothing, another seat's coloured line cannot be crossed.
+Costs are 0, 1 or 2, so searches use bucket queues. ``sweep``, ``spread`` and
+``distances`` run over a ``cost_graph`` built once for many searches (scoring);
+``cheapest_paths`` reads the board directly for one-off questions (the bots' what-ifs).
 """
 
 from __future__ import annotations
@@ -40,7 +24,7 @@ Built = Mapping[int, Track]  # line id -> the track on it
 
 @cache
 def adjacency(board: Board) -> Adjacency:
-    """Each point's lines, as ``(neighbour, line id, cost)`` in line order (once per board)."""
+    """Each point's lines, as ``(neighbour, line id, cost)`` in line order."""
     neighbours: list[list[tuple[int, int, int]]] = [[] for _ in board.points]
     for line, (a, b, cost) in enumerate(board.lines):
         neighbours[a].append((b, line, cost))
@@ -49,8 +33,7 @@ def adjacency(board: Board) -> Adjacency:
 
 
 def reach(board: Board, built: Built, seat: int | None, sources: Iterable[int]) -> set[int]:
-    """The points joined to ``sources`` by built track that ``seat`` may use (None: by
-    any built track, coloured or not; a superset of every seat's)."""
+    """The points joined to ``sources`` by track ``seat`` may use (None: any track)."""
     edges = adjacency(board)
     seen = set(sources)
     stack = list(seen)
@@ -69,11 +52,8 @@ def reach(board: Board, built: Built, seat: int | None, sources: Iterable[int]) 
 def cost_graph(board: Board, built: Built, seat: int, *, cross_coloured: bool = False) -> Graph:
     """The board as ``seat`` sees it, for many sweeps over one position.
 
-    With ``cross_coloured``, other seats' coloured lines cost what building beside them
-    would; that is only scoring's fallback for a city they wall in (see ``missing_cost``).
+    ``cross_coloured`` is scoring's fallback for a city walled in (see ``missing_cost``).
     """
-    # Scoring builds one for every seat it scores: the bare board's lists are copied, and
-    # only the points that built track touches are worked out again.
     graph: Graph = list(map(list, _bare_graph(board)))
     if built:
         edges = adjacency(board)
@@ -99,8 +79,7 @@ def cost_graph(board: Board, built: Built, seat: int, *, cross_coloured: bool = 
 
 @cache
 def _bare_graph(board: Board) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """The board with no track built, as ``cost_graph`` gives it (once per board: it
-    depends on nothing else)."""
+    """The board with no track built, as ``cost_graph`` gives it."""
     return tuple(tuple((other, cost) for other, _line, cost in edges) for edges in adjacency(board))
 
 
@@ -112,20 +91,16 @@ def sweep(
     ahead: list[int] | None = None,
     most: int | None = None,
 ) -> list[int]:
-    """Lower ``dist`` in place to the shortest distances in ``graph`` from ``sources``,
-    each starting at its value in ``dist``; return the points reached, nearest first.
+    """Lower ``dist`` in place to shortest distances from ``sources``; return the points
+    reached, nearest first.
 
-    A point is reached only at a distance of at most ``bound``, less ``ahead[v]`` when
-    given (what a search guided towards a goal knows it must still pay from ``v``), and
-    of at most ``most``: a search that this keeps small visits only the points it
-    reaches, however large the board. Points not reached may be left with a distance
-    too high, never too low.
+    Only points within ``bound`` (less ``ahead[v]``, what a guided search must still pay)
+    and ``most`` are reached; others may keep a distance too high, never too low.
     """
     ahead = ahead or _NOTHING_AHEAD[len(dist)]
     most = bound if most is None else min(bound, most)
-    # Costs are small: one bucket for each distance up to the most wanted.
     buckets: list[list[int]] = [[] for _ in range(most + 1)]
-    top = -1  # the highest bucket holding anything
+    top = -1
     for point in sources:
         value = dist[point]
         if value <= most and value + ahead[point] <= bound:
@@ -164,24 +139,19 @@ _NOTHING_AHEAD = _Zeros()
 
 
 def spread(start: list[int], graph: Graph, bound: int) -> list[int]:
-    """Shortest distances in ``graph`` from weighted sources (``start[v]``: the cost at
-    ``v`` to begin with, INFINITY for none). Distances over ``bound`` are not wanted and
-    stay above it."""
+    """Shortest distances from weighted sources ``start``, exact up to ``bound``."""
     dist = list(start)
     sweep(dist, graph, range(len(dist)), bound)
     return dist
 
 
 def distances(graph: Graph, sources: Iterable[int]) -> list[int]:
-    """Cheapest distances in ``graph`` from the nearest of ``sources`` (INFINITY where out
-    of reach)."""
+    """Cheapest distances in ``graph`` from the nearest of ``sources``."""
     dist = [INFINITY] * len(graph)
     now = list(sources)
     for point in now:
         dist[point] = 0
-    # Scoring runs one of these from every city it joins: a loop of its own, without the
-    # limits of ``sweep``, and three queues taken in turn instead of a bucket for every
-    # distance (a line costs 0, 1 or 2: the queue of its cost is the one for its far end).
+    # A line costs 0, 1 or 2, so three queues taken in turn hold every distance.
     later: list[int] = []
     latest: list[int] = []
     value = 0
@@ -204,11 +174,10 @@ def cheapest_paths(
     board: Board, built: Built, seat: int, sources: Iterable[int], targets: Iterable[int] = ()
 ) -> tuple[list[int], list[int]]:
     """Cheapest distances from ``sources`` as ``seat`` sees the board, and the line each
-    point is reached by on a cheapest path (-1 for the sources and points out of reach).
+    point is reached by (-1 for none).
 
-    Where several paths are cheapest, the one through the lowest-numbered points wins
-    (each bucket is worked off lowest point first). With ``targets``, the search stops
-    once the nearest of them is settled: distances beyond it are then only upper bounds.
+    Ties go to the lowest-numbered points, so bots play the same way every time. With
+    ``targets``, the search stops at the nearest: distances beyond are upper bounds.
     """
     return _search(board, built, seat, sources, targets, nearest_only=False)
 
@@ -222,13 +191,8 @@ def _search(
     *,
     nearest_only: bool,
 ) -> tuple[list[int], list[int]]:
-    """``cheapest_paths``; with ``nearest_only``, it may stop a bucket sooner, once the
-    way to the nearest target (lowest-numbered on a tie) can no longer change: what
-    ``first_line_towards`` reads, and nothing else, is then as ``cheapest_paths`` has it.
-
-    That is at the start of the nearest target's bucket, unless a lower-numbered target
-    could still join that bucket: only along a free (built, usable) line into it, so only
-    targets with such a line hold the search to the end of the bucket.
+    """``cheapest_paths``; ``nearest_only`` stops once the way to the nearest target can no
+    longer change (a lower-numbered target can still join its bucket only by free track).
     """
     links = _links(board)
     costs = line_costs(board, built, seat)
@@ -238,8 +202,7 @@ def _search(
     for point in first:
         dist[point] = 0
     heapify(first)
-    # A line costs at most 2: from bucket ``value``, pushes go to the next two at most,
-    # so two empty buckets are kept ahead; ``top`` is the highest that was pushed to.
+    # A line costs at most 2, so two empty buckets ahead are enough.
     buckets: list[list[int]] = [first, [], []]
     top = 0
     wanted = set(targets)
@@ -274,16 +237,12 @@ def _search(
 
 @cache
 def _links(board: Board) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Each point's lines as ``(neighbour, line id)``, in line order (once per board)."""
+    """Each point's lines as ``(neighbour, line id)``, in line order."""
     return tuple(tuple((other, line) for other, line, _cost in edges) for edges in adjacency(board))
 
 
 def line_costs(board: Board, built: Built, seat: int) -> list[int]:
-    """What each line costs ``seat`` with ``built`` track: its building cost when free, 0
-    when built and usable, INFINITY when another seat's coloured line bars it (no way
-    across it is ever cheaper than none). One list per search, so its inner loop indexes
-    a list instead of looking every line up in ``built``.
-    """
+    """What each line costs ``seat``: 0 when built and usable, INFINITY when barred."""
     costs = list(_building_costs(board))
     for line, track in built.items():
         costs[line] = INFINITY if track.exclusive and track.seat != seat else 0
@@ -292,16 +251,15 @@ def line_costs(board: Board, built: Built, seat: int) -> list[int]:
 
 @cache
 def _building_costs(board: Board) -> tuple[int, ...]:
-    """Each line's building cost (once per board)."""
+    """Each line's building cost."""
     return tuple(cost for _a, _b, cost in board.lines)
 
 
 def first_line_towards(
     board: Board, built: Built, seat: int, network: set[int], targets: Iterable[int]
 ) -> int | None:
-    """The line to build first on a cheapest way from ``network`` to the nearest of
-    ``targets`` (the free line nearest the network), or None when every target is in the
-    network or out of reach. Ties go to the lowest-numbered target."""
+    """The line to build first towards the nearest of ``targets`` (ties: lowest number),
+    or None when every target is in the network or out of reach."""
     targets = set(targets) - network
     if not targets or not network:
         return None

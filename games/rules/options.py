@@ -11,11 +11,8 @@ MAX_EXCLUSIVE_TRACKS = 6
 class Options:
     """How a game is played.
 
-    ``exclusive_tracks``: coloured tracks each player may use per round (0 = variant off,
-    3 = the published variant). ``cities_must_join_start``: the stricter reading in which
-    a player's five cities count as joined only through that player's own start marker.
-    ``take_backs``: a player may take back their last turn until the next player acts
-    (rules.consent); off unless the game's creator allows it.
+    ``exclusive_tracks``: coloured tracks per player and round (0: off, 3: published).
+    ``cities_must_join_start``: the stricter reading, cities joined through the start marker.
     """
 
     exclusive_tracks: int = 0
@@ -33,8 +30,8 @@ class Options:
             raise ValueError("take_backs must be true or false")
 
     def to_dict(self) -> dict:
-        """The options as events and records hold them; ``take_backs`` only when allowed,
-        so that the records of games without it stay as they were."""
+        """The options as events hold them; ``take_backs`` only when on, so older records
+        stay as they were."""
         data = asdict(self)
         if not self.take_backs:
             del data["take_backs"]

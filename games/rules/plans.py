@@ -1,15 +1,7 @@
 """Build plans: a seat's standing order for its next turns, and the step it gives now.
 
-A plan is one of three forms (``ROUTE``: lines the player picked, built in order;
-``CITY``: toward one city of the seat's hand; ``ALL``: toward whichever missing city is
-cheapest, until all are joined), optionally with start markers to place first, in order
-of preference ("Omaha, else Kansas City"). ``step(state, seat, plan)`` is pure: the move
-the plan makes now, or a ``Stop`` saying why the plan ends. The write path plays the move
-when the seat's turn comes, and tells the player the stop's reason.
-
-A plan places coloured track only on route lines the player marked so; the other forms
-build black track only, and nobody else's coloured track is ever used (the seat's view of
-the board bars it, as it does for every search).
+``step`` is pure: the move the plan makes now, or a ``Stop`` saying why it ends. Coloured
+track goes only on route lines the player marked so; nobody else's coloured track is used.
 """
 
 from __future__ import annotations
@@ -52,14 +44,8 @@ STOP_REASONS = (
 
 @dataclass(frozen=True)
 class Plan:
-    """A seat's build plan, as the engine reads it.
-
-    ``route``: line ids in building order, for ``ROUTE``; ``coloured``: the route's lines
-    the player marked to build with coloured track. ``city``: the target's name, for
-    ``CITY``. ``starts``: point ids for the start marker, in order of preference.
-    ``round``: the round it was set in. ``slack``: for a route, how much more its lines
-    cost than the cheapest way to its end when it was set (``route_slack``); a route stops
-    once others' track makes that difference larger (None: not known, never checked).
+    """A seat's build plan, as the engine reads it. ``slack``: how much more a route cost
+    than the cheapest way when set; it stops once others' track widens that (None: unchecked).
     """
 
     form: str
@@ -95,10 +81,7 @@ class Stop:
 
 
 def step(state: GameState, seat: int, plan: Plan) -> Move | Stop:
-    """The move ``plan`` makes for ``seat``, whose turn it is, or why it stops.
-
-    Raises ValueError when it is not ``seat``'s turn (the caller asks only then).
-    """
+    """The move ``plan`` makes for ``seat``, whose turn it is, or why it stops."""
     if state.seat_to_move != seat:
         raise ValueError(f"it is not seat {seat}'s turn")
     if plan.round != state.round:
@@ -123,14 +106,16 @@ def step(state: GameState, seat: int, plan: Plan) -> Move | Stop:
     return _toward(state, seat, _missing(state, seat))
 
 
-def route_end(state: GameState, plan: Plan) -> int:
+def route_end(state: GameState, plan: Plan, seat: int | None = None) -> int:
     """The point a route leads to: the end of its last line away from the line before it
-    (for a one-line route, the end away from the seat's network, else its second end)."""
+    (for a one-line route, the end away from ``seat``'s network, else its second end)."""
     lines = state.board.lines
     a, b, _cost = lines[plan.route[-1]]
     if len(plan.route) > 1:
         before = lines[plan.route[-2]]
         return a if b in before[:2] else b
+    if seat is not None and b in network(state, seat) and a not in network(state, seat):
+        return a
     return b
 
 
@@ -151,7 +136,7 @@ def route_slack(state: GameState, seat: int, route: tuple[int, ...]) -> int | No
 
 def _gap(state: GameState, seat: int, route: tuple[int, ...], own: set[int]) -> int:
     probe = Plan(ROUTE, state.round, route=route)
-    end = route_end(state, probe)
+    end = route_end(state, probe, seat)
     cheapest = distances(cost_graph(state.board, state.built, seat), own)[end]
     return remaining_cost(state, probe) - min(cheapest, remaining_cost(state, probe))
 
@@ -166,12 +151,10 @@ def _route_step(state: GameState, seat: int, plan: Plan) -> Move | Stop:
     if not left:
         return Stop(JOINED)
     own = network(state, seat)
-    end = route_end(state, plan)
+    end = route_end(state, plan, seat)
     if end in own:
         return Stop(JOINED)
-    # Routes only: others' track may have opened a cheaper way to the route's end. The
-    # seat's own building never widens the gap (the route's cost falls by what it builds,
-    # the cheapest way's by at most as much): only others' track does.
+    # Only others' track widens the gap: the seat's own building lowers both sides alike.
     if plan.slack is not None and _gap(state, seat, plan.route, own) > plan.slack:
         return Stop(CHEAPER_WAY)
     first = left[0]

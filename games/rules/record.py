@@ -49,8 +49,7 @@ def make_record(
 
 
 def kept_events(events: Sequence[dict]) -> list[dict]:
-    """The log without the turns taken back and their take-backs, numbered again from the
-    first event's seq: what the public record shows (its replay ends where the log's does)."""
+    """The log without the turns taken back and their take-backs, renumbered."""
     dropped: set[int] = set()
     for index, event in enumerate(events):
         if event["type"] != TURN_TAKEN_BACK:
@@ -72,11 +71,7 @@ def kept_events(events: Sequence[dict]) -> list[dict]:
 
 
 def read_record(record: dict) -> list[dict]:
-    """The event log a record describes, ready for ``replay``.
-
-    A record need not hold our own ``game_created`` event: it is made from the record's
-    board, options and seats when missing (with seq 0, before the record's first event).
-    """
+    """The event log a record describes, ready for ``replay``."""
     if not isinstance(record, dict):
         raise InvalidRecord("a game record is a JSON object")
     if record.get("format") != FORMAT:
@@ -109,11 +104,9 @@ def read_record(record: dict) -> list[dict]:
 
 
 def replay_record(record: dict) -> GameState:
-    """Replay a record, checking every event and the stated result.
+    """Replay a record, checking every event and whatever result it states.
 
     Raises InvalidRecord for a malformed document and InvalidEvent for a wrong event.
-    Keys the format leaves open may be missing (a bare ``game_ended``, a ``result`` with
-    only some of its keys); those present must agree with the log.
     """
     state = replay(read_record(record))
     result = record.get("result")
@@ -131,10 +124,7 @@ def replay_record(record: dict) -> GameState:
 
 
 def seat_names(record: dict) -> list[str]:
-    """The players' names in a record, in play order ("Seat N" for a seat without one).
-
-    Raises InvalidRecord when the seats are not listed in play order from 0.
-    """
+    """The players' names in a record, in play order; raises InvalidRecord if out of order."""
     seats = record.get("seats") if isinstance(record, dict) else None
     if not isinstance(seats, list):
         raise InvalidRecord("a game record has a list of seats")

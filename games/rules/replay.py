@@ -24,9 +24,7 @@ from .options import Options
 from .state import AWAITING_DEAL, OVER, PLACING, ROUND_OVER, GameState
 from .turns import build_lines, last_move_of, pass_turn, place_start, score_round, take_scoring
 
-# Events that record what happened around play (``events.AROUND_PLAY_EVENTS``: timeouts,
-# bots taking over a seat, ...) do not change the game: the engine lets them pass. Any
-# other unknown type is ignored too, as the public record format asks of readers.
+# Events around play, and unknown types, pass: the record format asks readers to ignore them.
 
 
 def game_created(board: str, seats: int, options: Options | None = None) -> dict:
@@ -171,8 +169,7 @@ def _round_scored(state: GameState, event: dict) -> None:
 
 
 def _game_ended(state: GameState, event: dict) -> None:
-    # The format leaves this event's contents open: a bare one is valid, and the scores
-    # and winners, when given, must be the game's.
+    # The format leaves its contents open; the scores and winners, if given, must agree.
     if state.result_recorded:
         raise IllegalMove("game_already_ended", "the game has already ended")
     if event.get("reason") == ENDED_BY_AGREEMENT:

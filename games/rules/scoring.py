@@ -1,14 +1,8 @@
 """Exact scoring: the fewest track points that would join a seat's cities.
 
-This is a minimum Steiner tree problem on the board graph, where track the seat may use
-costs nothing, free lines cost 1 (flat land) or 2 (river, mountain, sea), and an
-opponent's coloured line cannot be crossed. With at most six terminals, the
-Dreyfus-Wagner dynamic programme (in the Erickson-Monma-Veinott form: merge subtrees at a
-point, then grow them along shortest paths) is exact: 2^(k-1) shortest-path sweeps over
-the seat's cost graph. ``steiner_cost``, which scores, first finds a good tree quickly
-and then sweeps only where a cheaper one could be; ``SteinerTables``
-keeps every table whole, so that they answer the bots' "what if" questions (the cost with
-one more line free, or with a start marker at any point) at once.
+A minimum Steiner tree on the seat's cost graph; with at most six terminals the
+Dreyfus-Wagner programme is exact and cheap. ``steiner_cost`` scores; ``SteinerTables``
+keeps every table so the bots can ask "what if" (one more line, a start marker elsewhere).
 """
 
 from __future__ import annotations
@@ -24,17 +18,10 @@ from .state import GameState
 class SteinerTables:
     """The Dreyfus-Wagner tables of ``terminals`` in ``graph``, over every subset.
 
-    - ``tables[A][v]``: the cheapest tree joining the terminals in ``A`` (a bit mask) and
-      ``v``. So ``cost_with_point(v)`` is the cost of joining the terminals and ``v``.
-    - A tree that uses a line ``a-b`` (built for free) falls apart, without it, into a tree
-      at ``a`` and a tree at ``b`` that share out the terminals. So the cost with ``a-b``
-      free is ``min(cost now, min over A of tables[A][a] + tables[rest][b])``, exactly.
-
-    Sweeps stop at the cost of a tree that surely exists (joining the terminals and, when
-    given, the point ``also``): no cheaper answer is built from a dearer part. Values up to
-    that bound are exact, above it only upper bounds, unless ``everywhere`` (slower) asks
-    for every value exact. ``joinable`` is False when some terminal (or ``also``) cannot be
-    reached at all, e.g. walled in by coloured track.
+    ``tables[A][v]`` is the cheapest tree joining the terminals in ``A`` (a bit mask) and
+    ``v``. A tree using a free line ``a-b`` splits into a tree at ``a`` and one at ``b``,
+    which is why ``cost_with_line`` is exact. Values above the cost of a known tree
+    (through ``also``) are only upper bounds, unless ``everywhere``.
     """
 
     def __init__(
@@ -57,7 +44,7 @@ class SteinerTables:
         if self.joinable and not everywhere:
             self.bound = spanning_bound([tables[1 << i] for i in range(k)], points)
         else:
-            # No tree costs more than every line together: every value stays exact.
+            # No tree costs more than every line together, so every value stays exact.
             self.bound = sum(cost for edges in graph for _other, cost in edges) // 2
         for mask in range(3, self.full + 1):
             if mask & (mask - 1) == 0:
@@ -96,18 +83,9 @@ class SteinerTables:
 def steiner_cost(graph: Graph, terminals: Sequence[int]) -> int | None:
     """The cost of a cheapest tree joining ``terminals``, or None if they cannot be joined.
 
-    ``known_tree_cost`` finds a good tree, most often a cheapest one; Dreyfus-Wagner then
-    looks only for a cheaper one, of at most ``target`` (one less). It runs over all
-    terminals but one, the root, and is answered at the root. A part joining the
-    terminals ``A`` at a point ``v`` leaves the rest of the tree to join ``v``, the root
-    and the terminals outside ``A``: that costs at least the distance from ``v`` to the
-    root, and at least half the shortest round trip through the root and the terminals
-    outside ``A`` (``tour_bounds``). A part dearer than ``target`` less these cannot
-    belong to a tree of at most ``target``, so it is neither kept nor grown, while every
-    part of such a tree passes: the answer stays exact, and each part is kept at the few
-    points that pass. (The round trip is what keeps them few. A bound for each point from
-    the farthest terminal outside ``A`` pruned a little more but cost more to work out,
-    for every set ``A``, than it saved.)
+    Dreyfus-Wagner looks only for a tree cheaper than ``known_tree_cost``'s; a part
+    that, with the cheapest possible rest (``tour_bounds``, distance to the root), would
+    exceed that is dropped, so the answer stays exact while few parts are kept.
     """
     terminals = apart_by_free_track(graph, terminals)
     if len(terminals) <= 1:
@@ -122,13 +100,9 @@ def steiner_cost(graph: Graph, terminals: Sequence[int]) -> int | None:
         return known
     full = (1 << (len(terminals) - 1)) - 1
     to_root = apart[-1]
-    # tables[A]: the cheapest part joining A and each point (exact where it can belong to
-    # a tree of at most ``target``, an upper bound or INFINITY elsewhere), and the points
-    # where it can.
     tables: list[list[int]] = [[]] * (full + 1)
     reached: list[set[int]] = [set()] * (full + 1)
     for mask in range(1, full):
-        # rest_costs is indexed by the terminals a part leaves out (the root aside).
         most = target - rest_costs[full ^ mask]
         if mask & (mask - 1) == 0:  # one terminal: its distances
             tables[mask] = dist = apart[mask.bit_length() - 1]
@@ -145,7 +119,6 @@ def steiner_cost(graph: Graph, terminals: Sequence[int]) -> int | None:
             if dist[point] <= most and dist[point] + to_root[point] <= target
         ]
         reached[mask] = _grow(dist, graph, sources, most, to_root, target) if sources else set()
-    # The last part grows along a cheapest path from where it merges to the root.
     dist = [INFINITY] * len(graph)
     meet = _merge(tables, reached, full, dist)
     return min([known, *(dist[point] + to_root[point] for point in meet)])
@@ -154,8 +127,7 @@ def steiner_cost(graph: Graph, terminals: Sequence[int]) -> int | None:
 def _merge(
     tables: list[list[int]], reached: list[set[int]], mask: int, dist: list[int]
 ) -> set[int]:
-    """Lower ``dist`` to the cheapest way to join the terminals of ``mask`` at each point
-    where two parts that share them out meet; return those points."""
+    """Lower ``dist`` where two parts sharing ``mask``'s terminals meet; return those points."""
     meet: set[int] = set()
     sub = (mask - 1) & mask
     while sub:
@@ -175,10 +147,8 @@ def _merge(
 def _grow(
     dist: list[int], graph: Graph, sources: list[int], most: int, to_root: list[int], target: int
 ) -> set[int]:
-    """Lower ``dist`` along cheapest paths from ``sources`` (Dial's algorithm), keeping
-    to values of at most ``most`` that leave the way to the root within ``target``;
-    return the points so reached. ``graph.sweep`` does this too, more generally: this is
-    the Dreyfus-Wagner inner loop, and the general checks cost a third of its time."""
+    """Dial's algorithm from ``sources``, bounded by ``most`` and ``target``: a narrow
+    ``graph.sweep`` for the Dreyfus-Wagner inner loop."""
     buckets: list[list[int]] = [[] for _ in range(most + 1)]
     for point in sources:
         buckets[dist[point]].append(point)
@@ -198,8 +168,7 @@ def _grow(
 
 
 def apart_by_free_track(graph: Graph, terminals: Sequence[int]) -> list[int]:
-    """One of each group of ``terminals`` joined by free (zero-cost) lines: a tree
-    joining those joins them all at the same cost."""
+    """One of each group of ``terminals`` already joined by free lines."""
     joined: set[int] = set()
     kept = []
     for terminal in terminals:
@@ -217,17 +186,12 @@ def apart_by_free_track(graph: Graph, terminals: Sequence[int]) -> list[int]:
 
 
 def tour_bounds(apart: list[list[int]], terminals: list[int]) -> list[int]:
-    """For each set ``S`` of all terminals but the last (a bit mask): no tree joining
-    ``S`` and the last terminal costs less than half the shortest round trip through
-    them (walking round a tree covers each of its lines twice and passes every
-    terminal; cheapest paths between them only shorten the walk). Much tighter than the
-    farthest distance when the terminals are spread out, and it costs no sweep: a
-    Held-Karp table over the terminals' distances (``apart[i]``: from ``terminals[i]``).
+    """For each set of all terminals but the last (a bit mask), half the shortest round
+    trip through it and the last: no tree joining them costs less (Held-Karp, no sweep).
     """
     count = len(terminals) - 1
     home = [apart[-1][terminals[j]] for j in range(count)]
     between = [[apart[i][terminals[j]] for j in range(count)] for i in range(count)]
-    # paths[S][j]: the shortest path from the last terminal through all of S, ending at j.
     paths = [[INFINITY] * count for _ in range(1 << count)]
     halves = [0] * (1 << count)
     for mask, ends in _held_karp_steps(count):
@@ -245,9 +209,7 @@ def tour_bounds(apart: list[list[int]], terminals: list[int]) -> list[int]:
 
 @cache
 def _held_karp_steps(count: int) -> list[tuple[int, list[tuple[int, int, list[int]]]]]:
-    """For each non-empty set of ``count`` items (a bit mask, smaller masks first): each
-    item ``j`` in it, the set without ``j`` and that set's items. The same for every
-    position, so made once for each count."""
+    """Each non-empty mask of ``count`` items, with each item and the mask without it."""
     steps = []
     for mask in range(1, 1 << count):
         items = [j for j in range(count) if mask >> j & 1]
@@ -257,10 +219,7 @@ def _held_karp_steps(count: int) -> list[tuple[int, list[tuple[int, int, list[in
 
 
 def known_tree_cost(graph: Graph, apart: list[list[int]], terminals: list[int]) -> int:
-    """The cost of a good tree joining ``terminals`` (``apart[i]``: the distances from
-    ``terminals[i]``): the cheapest of the spanning tree of their distances and of
-    growing a tree from each terminal in turn, joining the nearest terminal left by a
-    cheapest path to any point of the tree so far. Quick, and most often cheapest."""
+    """The cost of a good tree joining ``terminals``, quick and most often cheapest."""
     best = spanning_bound(apart, terminals)
     for start in range(len(terminals)):
         best = min(best, grown_tree_cost(graph, apart, terminals, start))
@@ -274,8 +233,6 @@ def grown_tree_cost(graph: Graph, apart: list[list[int]], terminals: list[int], 
     left = [i for i in range(len(terminals)) if i != start]
     cost = 0
     while left:
-        # The nearest terminal left (the first of them in their order), from the first of
-        # the tree's points nearest it (in the order the tree grew).
         nearest = INFINITY
         for j in left:
             row = apart[j]
@@ -284,8 +241,7 @@ def grown_tree_cost(graph: Graph, apart: list[list[int]], terminals: list[int], 
                 nearest, i, point = row[here], j, here
         cost += nearest
         left.remove(i)
-        # Walk a cheapest path from the tree to the terminal, adding its points to the
-        # tree (a walk stuck among free lines stops early: the tree stays a real one).
+        # A walk stuck among free lines stops early, so the tree stays a real one.
         row, target, walked = apart[i], terminals[i], {point}
         while point != target:
             here = row[point]
@@ -306,9 +262,7 @@ def grown_tree_cost(graph: Graph, apart: list[list[int]], terminals: list[int], 
 
 
 def spanning_bound(apart: list[list[int]], points: list[int]) -> int:
-    """The cost of a minimum spanning tree over the points' pairwise distances (Prim's
-    algorithm): a tree that surely exists. ``apart[i]`` holds the distances from
-    ``points[i]``; the last point needs none (distances are symmetric)."""
+    """The cost of a minimum spanning tree over the points' distances: a tree that exists."""
     last = len(points) - 1
     best = {i: apart[i][points[last]] for i in range(last)}
     total = 0
@@ -321,10 +275,8 @@ def spanning_bound(apart: list[list[int]], points: list[int]) -> int:
 
 
 def scoring_graph(state: GameState, seat: int) -> Graph:
-    """The graph ``seat``'s missing track is counted on: its ``cost_graph``, unless
-    opponents' coloured lines wall one of its cities (or its start marker, under the
-    stricter reading) in completely; then, since a round must still be scored, the
-    graph where the seat builds beside them."""
+    """The graph ``seat``'s missing track is counted on; if coloured lines wall a city in,
+    the seat builds beside them, since a round must still be scored."""
     board, built = state.board, state.built
     graph = cost_graph(board, built, seat)
     terminals = state.terminals(seat) if state.hands else []
@@ -336,12 +288,7 @@ def scoring_graph(state: GameState, seat: int) -> Graph:
 
 
 def missing_cost(state: GameState, seat: int) -> int:
-    """Track points ``seat`` still needs to join its cities, with all usable track free.
-
-    An opponent's coloured line cannot be crossed. If coloured lines wall a city in
-    completely, the cost is counted as if the seat built beside them, since a round
-    must still be scored (the graph ``scoring_graph`` gives).
-    """
+    """Track points ``seat`` still needs to join its cities (walls as in ``scoring_graph``)."""
     if not state.hands:
         return 0
     board, built, terminals = state.board, state.built, state.terminals(seat)

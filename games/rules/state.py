@@ -25,11 +25,8 @@ class Track(NamedTuple):
 
 @dataclass
 class GameState:
-    """Everything the rules need to know about a game at one point of its log.
-
-    Mutated only by ``replay.apply`` (on a copy) and by the engine's own scratch copies:
-    callers treat it as read-only.
-    """
+    """Everything the rules need to know about a game at one point of its log (read-only
+    outside the engine's own copies)."""
 
     board: Board
     options: Options

@@ -174,8 +174,7 @@ def pass_turn(state: GameState, seat: int) -> None:
 
 
 def last_move_of(event: dict) -> dict:
-    """What a state keeps of a move event (``GameState.last_move``): its type, seat and
-    what it placed or built, as the event gives them, nothing else (no seq, no marks)."""
+    """What ``GameState.last_move`` keeps of a move event: no seq, no marks."""
     move = {"type": event["type"], "seat": event["seat"]}
     if event["type"] == START_PLACED:
         move["point"] = list(event["point"])
@@ -217,8 +216,7 @@ def decide(state: GameState, seat: int, move: Move) -> list[dict]:
 
 
 def play(state: GameState, seat: int, move: Move) -> tuple[list[dict], GameState]:
-    """``decide``, and the state after the events it returns: the state a replay of them
-    onto ``state`` gives, without checking them again. ``state`` is not changed."""
+    """``decide``, and the state a replay of its events gives, without checking them again."""
     scratch = state.copy()
     if isinstance(move, PlaceStart):
         place_start(scratch, seat, move.point)
@@ -254,8 +252,7 @@ def play(state: GameState, seat: int, move: Move) -> tuple[list[dict], GameState
 
 
 def take_scoring(state: GameState, scored: dict) -> None:
-    """Record a round's scoring (``score_round``'s) in ``state`` (mutates it): the scores,
-    the last scoring with the hands it scored, and the game's end or the next deal."""
+    """Record ``score_round``'s event in ``state`` (mutates it)."""
     state.scores = list(scored["scores"])
     state.game_ends_at_score = scored["game_ends_at_score"]
     state.last_scoring = {**scored, "hands": [list(hand) for hand in state.hands]}
@@ -273,21 +270,17 @@ def legal_start_points(state: GameState) -> list[Point]:
 
 
 def legal_line_ids(state: GameState, seat: int) -> list[int]:
-    """The lines ``seat`` may build as the first line of a turn: every free line touching
-    its network, by line id in order."""
+    """The lines ``seat`` may build first in a turn: free lines touching its network."""
     return _free_lines(state, network(state, seat))
 
 
 def legal_second_line_ids(
     state: GameState, seat: int, first: int, coloured: bool | None = None
 ) -> list[int]:
-    """The lines ``seat``, whose turn it is, may build after the line ``first`` in the same
-    turn: free flat lines touching its network once ``first`` is built, by line id.
+    """The lines ``seat`` may build after the line ``first`` in the same turn.
 
-    Empty when ``first`` is not a legal first line, is a double line (it stands alone), or
-    ends the round (it joins the seat's cities or takes the last track of the supply).
-    ``coloured`` says whether ``first`` is built with coloured track (which leaves the
-    supply alone); None: whichever the seat may choose.
+    Empty when ``first`` is not legal, is a double line or ends the round. ``coloured``:
+    whether ``first`` is coloured (it leaves the supply alone); None: either.
     """
     board = state.board
     if coloured is None:

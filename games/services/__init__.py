@@ -1,30 +1,9 @@
 """The one write path for games: every change to a game's history goes through here.
 
-One door, topic modules behind it (callers write ``services.submit_move``):
-
-- ``moves``: a player's move. Decided before its transaction, which takes no lock: one
-  conditional UPDATE of the game's row on the version the player saw claims it (on
-  PostgreSQL usually one statement with the events and outbox rows: helpers.claims).
-- ``event_log``: appending events, the step every write ends in; ``load_state``.
-- ``new_games``: creating a game, its settings and seats, accepting, the first deal.
-- ``seats``: invitations, fresh links, accounts claiming seats, what a player saw.
-- ``clock``: the game clock: deadlines, timeouts, and vacations that pause it.
-- ``autoplay``: bots at the table; ``talk``: table talk; ``record_import``: a game record
-  brought back in; ``invitations``: who has played with whom; ``random_deal``: the deal.
-- ``consent``: take back a turn, more time, ending by agreement, a nudge; ``substitutes``:
-  leaving a game, a substitute taking over a seat; ``mutes``: a game's news muted.
-
-Which write locks what:
-
-- a move (``submit_move``, and the bots' and timeouts' moves through it) takes no lock: its
-  claim is the conditional UPDATE of the game's row inside ``append_to_log``;
-- every other change that appends events (a new game's deal, accepting a seat, handing an
-  invited seat on, a timeout, taking a seat back, a vacation's paused or resumed clock,
-  importing a record, consent at the table, leaving, a substitute) locks the game's row
-  first (``event_log.lock_game``), as it reads more than the snapshot, and appends through
-  ``append_to_log`` too;
-- writes that append no event touch only their own rows: a seat (a fresh link, what a
-  player saw, table talk's rate) or an account (a vacation's days).
+Callers write ``services.submit_move`` and the like; topic modules sit behind this door.
+A move takes no lock: its claim is the conditional UPDATE of the game's row on the version
+the player saw (``append_to_log``). Every other write that appends events locks the game's
+row first (``event_log.lock_game``), as it reads more than the snapshot.
 """
 
 from games.services.clock import (
@@ -36,7 +15,7 @@ from games.services.clock import (
     start_vacation,
 )
 from games.services.event_log import GameMovedOn, append_events, load_state
-from games.services.moves import submit_move
+from games.services.moves import MoveRequest, make_move, submit_move
 from games.services.new_games import (
     GameSettings,
     SeatSpec,
@@ -58,6 +37,7 @@ from games.services.seats import (
 __all__ = [
     "GameMovedOn",
     "GameSettings",
+    "MoveRequest",
     "SeatSpec",
     "VacationError",
     "accept_seat",
@@ -67,6 +47,7 @@ __all__ = [
     "create_game",
     "end_vacation",
     "load_state",
+    "make_move",
     "open_game",
     "pause_clock",
     "record_browser_time_zone",

@@ -1,11 +1,8 @@
-"""The game clock, in one place: deadlines and timeouts, and vacations that pause it.
+"""The game clock: deadlines and timeouts, vacations that pause it, and quiet hours.
 
-Deadlines live on the Game row (an indexed column of its projection), so the minute scan
-(``games.tasks.scan_clock``) reads only games whose deadline has passed, never every game,
-and hands each one to its own task; so too the vacations that end and the clocks to pause.
-The scan itself only reads, through partial indexes: it never plays a bot nor appends an
-event. Each task is idempotent: a timeout is an event recorded under the game's row lock
-with the version the scan saw, and a vacation ends or pauses a clock once.
+The minute scan only reads (through partial indexes on the Game row's deadline) and hands
+each due game to its own task; each task is idempotent, as a timeout is recorded under the
+game's row lock with the version the scan saw.
 """
 
 from __future__ import annotations
@@ -20,7 +17,6 @@ from django.db import transaction
 from django.db.models import IntegerField, OuterRef, Subquery, Value
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
-from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
 from accounts.models import User
@@ -28,23 +24,22 @@ from games import rules
 from games.derived import projection, snapshots
 from games.derived import sleep as rules_sleep
 from games.models import Event, Game, Seat
+from games.services import plans
 from games.services.autoplay import play_turn
-from games.services.event_log import GameMovedOn, append_to_log, lock_game
+from games.services.event_log import GameMovedOn, append_to_log, lock_game, seats_at_table
+from helpers import clock_source
 
 log = logging.getLogger(__name__)
 
-# Games (and vacations) handled per scan, so one scan never runs for long; the rest wait
-# a minute.
+# Per scan, so one scan never runs long; the rest wait for the next.
 BATCH = 200
 
 
-# Where the minute scan leaves the time it last ran, for the health check (pbem/health.py):
-# a cache every process shares (Redis in production, files under var/ locally).
+# The minute scan's last run, for the health check, in a cache every process shares.
 LAST_SCAN_KEY = "games.clock.last_scan"
 
 
 def record_scan(now: datetime) -> None:
-    """Note that the minute scan ran at ``now``."""
     caches[settings.RAILMAIL_SHARED_CACHE].set(LAST_SCAN_KEY, now, timeout=None)
 
 
@@ -66,8 +61,7 @@ def ended_vacations(now: datetime) -> list[int]:
 
 
 def clocks_to_pause(now: datetime) -> list[int]:
-    """The seats of players on vacation whose clock runs in an active game: a game that
-    began during the vacation (pause_clock pauses each)."""
+    """The seats of players on vacation whose clock runs: games begun during the vacation."""
     last_clock_event = (
         Event.objects.filter(game=OuterRef("game"), type__in=rules.CLOCK_EVENTS)
         .annotate(seat=Cast(KT("data__seat"), IntegerField()))
@@ -87,11 +81,8 @@ def clocks_to_pause(now: datetime) -> list[int]:
 
 
 def on_vacation(seat: Seat, now: datetime) -> bool:
-    """Whether the seat's player is on vacation at ``now``.
-
-    A second guard beside the paused clock (games.derived.projection): a game that began during
-    the vacation has its clock paused by the scan's first step, but never times out first.
-    """
+    """Whether the seat's player is on vacation at ``now``: a guard beside the paused clock,
+    so a game begun during the vacation never times out before the scan pauses it."""
     user = seat.user
     return bool(user and user.vacation_until and user.vacation_until > now)
 
@@ -104,11 +95,14 @@ def apply_deadline(game_id: int, now: datetime) -> str:
             return "skipped"
         seat = game.seats.select_related("user").get(position=game.seat_to_move)
         if seat.is_bot or seat.autopilot:
-            # Due at once by design (see games.derived.projection): the bot plays, no timeout.
+            # Due at once by design: the bot plays, no timeout.
             play_turn(game, seat, game.version, reason="autopilot")
             return "bot moves"
         if on_vacation(seat, now):
             return "paused"
+        if plans.play_turn(game, seat, game.version) is not None:
+            # The plan's task was lost: the plan plays now.
+            return "plan moves"
         game = record_timeout(game, seat, game.version)
         if game.on_timeout == Game.OnTimeout.WAIT:
             return "timeouts"
@@ -118,13 +112,8 @@ def apply_deadline(game_id: int, now: datetime) -> str:
 
 
 def record_timeout(game: Game, seat: Seat, expected_version: int) -> Game:
-    """Record that ``seat`` let its move's deadline pass.
-
-    Counts the timeouts in a row; when the game's rule is "a bot plays" and the count
-    reaches ``bot_takeover_after``, the bot keeps the seat (``seat_taken_by_bot``) until
-    the player takes it back. The caller then has the bot play the turn (or, when the
-    game waits, nothing more happens until the player moves).
-    """
+    """Record that ``seat`` let its deadline pass; after ``bot_takeover_after`` in a row
+    in a game where a bot plays, the bot keeps the seat until the player takes it back."""
     with transaction.atomic():
         locked = lock_game(game)
         if locked.version != expected_version or locked.seat_to_move != seat.position:
@@ -143,12 +132,11 @@ def record_timeout(game: Game, seat: Seat, expected_version: int) -> Game:
             seat.autopilot = True
         seat.timeouts_in_a_row = in_a_row
         seat.save(update_fields=["timeouts_in_a_row", "autopilot"])
-        append_to_log(locked, before, events)
+        append_to_log(locked, before, events, seats_at_table(locked))
     return locked
 
 
-# Vacations. A player on vacation has their clock paused in every active game where they
-# hold a seat; the projection adds the paused time to the deadline (games.derived.projection).
+# Vacations pause the player's clock in every active game; the projection adds the time.
 
 
 class VacationError(ValueError):
@@ -156,12 +144,9 @@ class VacationError(ValueError):
 
 
 def start_vacation(user, days: int, now: datetime | None = None) -> datetime:
-    """Start ``user``'s vacation of ``days`` days from ``now``; return when it ends.
-
-    The days come off the allowance at once; end_vacation() gives back the whole days
-    not used.
-    """
-    now = now or timezone.now()
+    """Start ``user``'s vacation of ``days`` days; return when it ends. The days come off
+    at once; end_vacation() gives back the whole days not used."""
+    now = now or clock_source.now()
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
         if locked.vacation_until is not None and locked.vacation_until <= now:
@@ -191,12 +176,9 @@ def start_vacation(user, days: int, now: datetime | None = None) -> datetime:
 
 
 def end_vacation(user, now: datetime | None = None) -> int:
-    """End ``user``'s vacation at ``now``, or when it ran out if that was earlier.
-
-    Every clock it paused runs again from then. Returns the whole days given back to the
-    allowance (a day begun counts as used). Ending a vacation twice does nothing more.
-    """
-    now = now or timezone.now()
+    """End ``user``'s vacation at ``now`` (or when it ran out); return the whole days given
+    back, a day begun counting as used. Idempotent."""
+    now = now or clock_source.now()
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
         returned = _end_vacation(locked, now)
@@ -221,16 +203,12 @@ def _end_vacation(user, now: datetime) -> int:
                     "seat": seat.position,
                     "at": ended.isoformat(),
                 }
-                append_to_log(game, snapshots.current(game), [event])
+                append_to_log(game, snapshots.current(game), [event], seats_at_table(game))
     return returned
 
 
 def pause_clocks(user, now: datetime) -> int:
-    """Pause ``user``'s clock in each active game where it is not paused yet; return how many.
-
-    start_vacation() calls it; the minute scan has pause_clock() called for each seat of a
-    game that began during a vacation.
-    """
+    """Pause ``user``'s clock in each active game where it runs; return how many."""
     seats = _active_seats(user)
     for seat in seats:
         seat.user = user  # on vacation from now: this transaction has saved it
@@ -238,8 +216,8 @@ def pause_clocks(user, now: datetime) -> int:
 
 
 def pause_clock(seat: Seat, now: datetime) -> bool:
-    """Pause the seat's clock at ``now`` if its player is on vacation, its game is active
-    and the clock runs; return whether it did. Running it twice pauses once."""
+    """Pause the seat's clock if its player is on vacation and it runs; return whether it
+    did. Idempotent."""
     if not on_vacation(seat, now) or clock_paused(seat.game, seat.position):
         return False  # the usual case: no need to lock the game
     with transaction.atomic():
@@ -247,12 +225,12 @@ def pause_clock(seat: Seat, now: datetime) -> bool:
         if game.status != Game.Status.ACTIVE or clock_paused(game, seat.position):
             return False
         event = {"type": rules.CLOCK_PAUSED, "seat": seat.position, "at": now.isoformat()}
-        append_to_log(game, snapshots.current(game), [event])
+        append_to_log(game, snapshots.current(game), [event], seats_at_table(game))
     return True
 
 
 def clock_paused(game: Game, position: int) -> bool:
-    """Whether the seat's clock is paused now (its last clock event is a pause)."""
+    """Whether the seat's last clock event is a pause."""
     last = (
         game.events.filter(type__in=rules.CLOCK_EVENTS, data__seat=position)
         .order_by("-seq")
@@ -269,13 +247,12 @@ def _active_seats(user) -> list[Seat]:
     )
 
 
-# Quiet hours. A player's quiet hours and zone are recorded in each running game's log
-# when they change, so deadlines stay derived from the log (games.derived.sleep).
+# Quiet hours and zone are recorded in each running game's log, so deadlines stay
+# derived from the log.
 
 
 def set_quiet_hours(seat: Seat, zone: str, start: time | None, end: time | None) -> Game:
-    """Record ``seat``'s quiet hours (local ``start`` to ``end``; None: none) in ``zone``
-    from now on, in its game's log, if the game is running and they change."""
+    """Record ``seat``'s quiet hours in ``zone`` in its running game's log, if they change."""
     ZoneInfo(zone)  # a zone this system knows, or ZoneInfoNotFoundError (a ValueError)
     quiet = [at.strftime("%H:%M") if at else None for at in (start, end)]
     if None in quiet:
@@ -288,20 +265,13 @@ def set_quiet_hours(seat: Seat, zone: str, start: time | None, end: time | None)
         now = rules_sleep.parse_quiet(*quiet)
         if (rest.zone, rest.quiet) == (zone, now):
             return game
-        event = {
-            "type": rules.QUIET_HOURS_SET,
-            "seat": seat.position,
-            "zone": zone,
-            "start": quiet[0],
-            "end": quiet[1],
-        }
-        append_to_log(game, snapshots.current(game), [event])
+        event = quiet_hours_event(seat, zone, quiet)
+        append_to_log(game, snapshots.current(game), [event], seats_at_table(game))
     return game
 
 
 def quiet_hours_changed(user) -> int:
-    """Record ``user``'s quiet hours and zone in every running game of theirs; return in
-    how many games they changed."""
+    """Record ``user``'s quiet hours in every running game; return in how many they changed."""
     changed = 0
     for seat in _active_seats(user):
         before = seat.game.version
@@ -310,14 +280,40 @@ def quiet_hours_changed(user) -> int:
     return changed
 
 
+def quiet_hours_end(seat: Seat, now: datetime) -> datetime | None:
+    """When ``seat``'s player's quiet hours end, if ``now`` is in them, else None; what
+    waits for a player to wake (a notice, a nudge) waits until then."""
+    if seat.is_bot:
+        return None
+    rest = projection.sleep_of(seat.game, seat.position, upto=seat.game.version)
+    return rules_sleep.quiet_until(now, rest)
+
+
+def newcomer_quiet_hours(game: Game, seat: Seat, newcomer: User | None) -> dict | None:
+    """The ``quiet_hours_set`` event for ``seat``'s new player (their account's, else the
+    game's zone and site's default), or None when the log says so already."""
+    if newcomer is not None:
+        zone = newcomer.timezone or "UTC"
+        chosen = (newcomer.quiet_start, newcomer.quiet_end)
+        quiet = [at.strftime("%H:%M") if at else None for at in chosen]
+    else:
+        zone = game.time_zone or "UTC"
+        quiet = list(settings.RAILMAIL_QUIET_HOURS)
+    if None in quiet or "" in quiet:
+        quiet = [None, None]
+    rest = projection.sleep_of(game, seat.position, upto=game.version)
+    if (rest.zone, rest.quiet) == (zone, rules_sleep.parse_quiet(*quiet)):
+        return None
+    return quiet_hours_event(seat, zone, quiet)
+
+
 # The quiet hours a new account starts with (accounts.models.User's defaults).
 ACCOUNT_QUIET_HOURS = (time(22, 0), time(7, 0))
 
 
 def account_quiet_hours(game: Game, seat: Seat) -> dict | None:
-    """The ``quiet_hours_set`` event that times ``seat``'s turns by its player's account
-    (their zone and quiet hours), when they differ from what the game assumes without
-    one (the site's default quiet hours in the game's zone); None otherwise."""
+    """The ``quiet_hours_set`` event for the account's zone and hours, or None when they
+    are what the game assumes without an account."""
     user = seat.user
     if user is None or seat.is_bot:
         return None
@@ -325,8 +321,13 @@ def account_quiet_hours(game: Game, seat: Seat) -> dict | None:
     chosen = (user.quiet_start, user.quiet_end)
     if zone == (game.time_zone or "UTC") and chosen == ACCOUNT_QUIET_HOURS:
         return None
-    quiet = [at.strftime("%H:%M") if at else None for at in chosen]
-    if None in quiet:
+    return quiet_hours_event(seat, zone, [at.strftime("%H:%M") if at else None for at in chosen])
+
+
+def quiet_hours_event(seat: Seat, zone: str, quiet: list[str | None]) -> dict:
+    """The ``quiet_hours_set`` event of ``seat``: ``quiet`` as "HH:MM" texts, both None
+    (no quiet hours) when either is missing."""
+    if None in quiet or "" in quiet:
         quiet = [None, None]
     return {
         "type": rules.QUIET_HOURS_SET,

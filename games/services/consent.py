@@ -1,35 +1,23 @@
 """Consent at the table: take back a turn, give more time, end early by agreement, nudge.
 
-Each is an event in the game's log, appended through the one write path under the game's
-row lock (``lock_game``), so that replay, the projection and the record agree, and a race
-has one winner: a take-back and the next player's move both need the game at the version
-they saw, and whichever commits first makes the other find it moved on (the move's claim
-is a conditional UPDATE; the take-back's engine check refuses once the next player acted).
-
-- a take-back (where the game's options allow it) undoes the seat's last move until the
-  next player acts, never across a round's end (games.rules.consent);
-- more time: 24 hours more for the player to move, once per turn, from any other player,
-  in a game with a time per move;
-- ending early: each person at the table agrees (an agreement holds for the round it was
-  given in); the last one ends the game on the scores of the last scored round;
-- a nudge: a short fixed reminder to the player to move, at most once a day per game.
-
-Each refusal is a ``Refused`` whose message says why, in the active language.
+Each is an event appended under the game's row lock, so replay and the record agree and a
+race has one winner: a take-back and the next move both need the version they saw.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import timedelta
 
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext
 
 from games import rules
 from games.derived import snapshots
 from games.derived.projection import TIME_GIVEN_HOURS
 from games.models import Game, Seat
-from games.services.event_log import append_to_log, lock_game
+from games.services.event_log import append_to_log, lock_game, seats_at_table
+from helpers import clock_source
 
 # A nudge to a game's player to move: at most one per game in this time.
 NUDGE_EVERY = timedelta(days=1)
@@ -48,7 +36,7 @@ def take_back(seat: Seat) -> Game:
             events, after = rules.take_back(before.state, seat.position)
         except rules.IllegalMove as refused:
             raise Refused(_take_back_refusal(refused)) from None
-        append_to_log(game, before, events, played=after)
+        append_to_log(game, before, events, seats_at_table(game), played=after)
     return game
 
 
@@ -79,7 +67,7 @@ def give_time(seat: Seat) -> Game:
             "to": to_move.position,
             "hours": TIME_GIVEN_HOURS,
         }
-        append_to_log(game, snapshots.current(game), [event])
+        append_to_log(game, snapshots.current(game), [event], seats_at_table(game))
     return game
 
 
@@ -88,22 +76,23 @@ def agree_to_end(seat: Seat) -> Game:
     (``game_ended`` with the reason "agreed"). Returns the game after it."""
     with transaction.atomic():
         game = _locked_for(seat)
-        agreed = agreements(game)
+        before = snapshots.current(game)
+        agreed = agreements(before)
         if seat.position in agreed:
             raise Refused(gettext("You have already agreed to end this game."))
-        before = snapshots.current(game)
         events = [{"type": rules.END_AGREED, "seat": seat.position}]
         after = before.then(events)
-        if set(people(game)) <= agreed | {seat.position}:
+        seats = seats_at_table(game)
+        if set(people(seats)) <= agreed | {seat.position}:
             ended, _state = rules.end_early(after.state)
             events += ended
-        append_to_log(game, before, events)
+        append_to_log(game, before, events, seats)
     return game
 
 
 def nudge(seat: Seat, now=None) -> Game:
     """Send the player to move a short reminder from ``seat``'s player (one a day a game)."""
-    now = now or timezone.now()
+    now = now or clock_source.now()
     with transaction.atomic():
         game = _locked_for(seat)
         to_move = _to_move(game, seat)
@@ -111,32 +100,19 @@ def nudge(seat: Seat, now=None) -> Game:
         if last is not None and last.created_at > now - NUDGE_EVERY:
             raise Refused(gettext("Someone has already nudged in this game today."))
         event = {"type": rules.NUDGED, "seat": seat.position, "to": to_move.position}
-        append_to_log(game, snapshots.current(game), [event])
+        append_to_log(game, snapshots.current(game), [event], seats_at_table(game))
     return game
 
 
-def people(game: Game) -> list[int]:
+def people(seats: Sequence) -> list[int]:
     """The seats whose players must agree to end the game: every person at the table
-    (not a bot's seat, nor one a bot keeps)."""
-    return list(
-        game.seats.filter(is_bot=False, autopilot=False)
-        .order_by("position")
-        .values_list("position", flat=True)
-    )
+    (not a bot's seat, nor one a bot keeps). ``seats``: the table's seats or rows."""
+    return [seat.position for seat in seats if not (seat.is_bot or seat.autopilot)]
 
 
-def agreements(game: Game) -> set[int]:
-    """The seats that agreed to end the game in the current round."""
-    started = (
-        game.events.filter(type=rules.ROUND_STARTED)
-        .order_by("-seq")
-        .values_list("seq", flat=True)
-        .first()
-    ) or 0
-    return {
-        event.data["seat"]
-        for event in game.events.filter(seq__gt=started, type=rules.END_AGREED).only("data")
-    }
+def agreements(snapshot: snapshots.Snapshot) -> set[int]:
+    """The seats that agreed to end the game in the round ``snapshot`` is in."""
+    return {e["seat"] for e in snapshot.round_events if e["type"] == rules.END_AGREED}
 
 
 def _locked_for(seat: Seat) -> Game:

@@ -8,8 +8,8 @@ from games.models import Seat
 
 
 def have_played_together(user, address: str) -> bool:
-    """Whether ``address`` has joined a game in which ``user`` holds a seat (or is the
-    user's own). An invitation it never accepted does not count."""
+    """Whether ``address`` is the user's own or has joined a game of theirs; an invitation
+    it never accepted does not count."""
     address = normalize_email(address)
     if address == normalize_email(user.email):
         return True

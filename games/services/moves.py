@@ -1,57 +1,65 @@
 """A player's move: decided before its transaction, written by one conditional claim.
 
-A move takes no lock: the engine decides on the state at the version the player saw, and
-the transaction then appends only if the game is still there. The unique (game, seq) of
-the events and one conditional UPDATE of the game's row refuse a move that lost a race.
-On PostgreSQL that transaction is usually one statement, sent without BEGIN and COMMIT
-(helpers.claims.claim_and_insert).
+A move takes no lock: the engine decides on the version the player saw, and a conditional
+UPDATE of the game's row (with the unique (game, seq)) refuses a move that lost a race.
+What the write needs is read beforehand into one value, ``MoveRequest``.
 """
+
+from __future__ import annotations
 
 from collections.abc import Sequence
 from copy import copy
+from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 
 from games import rules
 from games.derived import snapshots
 from games.models import Game, Seat
-from games.services.event_log import GameMovedOn, append_to_log
+from games.services.event_log import GameMovedOn, append_to_log, seats_at_table
+
+
+@dataclass(frozen=True)
+class MoveRequest:
+    """What a move is decided on and written with, read before the write."""
+
+    game: Game
+    seat: Seat
+    seats: Sequence[Seat]
+    before: snapshots.Snapshot
+
+    def __post_init__(self) -> None:
+        if self.seat.game_id != self.game.pk:
+            raise ValueError(f"Seat {self.seat.pk} does not belong to game {self.game.pk}")
+        if self.before.version != self.game.version:
+            raise ValueError("the snapshot is not at the game's version")
+
+    @classmethod
+    def read(cls, game: Game, seat: Seat, expected_version: int) -> MoveRequest:
+        """Read what a move of ``seat`` needs, or raise GameMovedOn if the row is not at
+        ``expected_version`` (the caller's copy may be older than what the player saw)."""
+        if game.version != expected_version:
+            game = Game.objects.get(pk=game.pk)
+            if game.version != expected_version:
+                raise GameMovedOn(expected_version, game.version)
+        return cls(game, seat, seats_at_table(game), snapshots.current(game))
 
 
 def submit_move(
-    game: Game,
-    seat: Seat,
-    move,
-    expected_version: int,
-    *,
-    seats: Sequence[Seat] | None = None,
-    before: snapshots.Snapshot | None = None,
-    played_by: str | None = None,
+    game: Game, seat: Seat, move, expected_version: int, *, played_by: str | None = None
 ) -> Game:
-    """Play ``move`` for ``seat``, if the game is still at ``expected_version``.
+    """Play ``move`` for ``seat`` if the game is still at ``expected_version``."""
+    return make_move(MoveRequest.read(game, seat, expected_version), move, played_by=played_by)
 
-    Raises GameMovedOn when another move got there first, and lets the engine's
-    IllegalMove through unchanged. Returns the game with its projection up to date.
-    ``seats``: the game's seats in play order with their accounts, when the caller has
-    read them (a board page has); else they are read. ``before``: the game's snapshot as
-    the caller read it, when it has one (a board page checks the move's form with it);
-    used only if it is the one of ``game``'s log at ``expected_version``.
-    ``played_by``: who played the turn for the seat's player ("bot"), marked on the move's
-    event (the rules and the record's readers ignore the key).
 
-    The engine decides before the transaction, on the state at ``expected_version``; the
-    transaction then appends only if the game is still there (see append_to_log), so a move
-    takes no lock while it is being decided and a stale one changes nothing.
+def make_move(request: MoveRequest, move, *, played_by: str | None = None) -> Game:
+    """Play ``move`` for ``request.seat``; return the game with its projection up to date.
+
+    Raises GameMovedOn when another move got there first, or the engine's IllegalMove.
+    ``played_by`` ("bot", "plan") is marked on the move's event.
     """
-    if seat.game_id != game.pk:
-        raise ValueError(f"Seat {seat.pk} does not belong to game {game.pk}")
-    if game.version != expected_version:
-        # The caller's copy may be older than what the player saw: the row decides.
-        game = Game.objects.get(pk=game.pk)
-        if game.version != expected_version:
-            raise GameMovedOn(expected_version, game.version)
-    if before is None or before.key != snapshots.key_for(game.version, game.log_digest):
-        before = snapshots.current(game)
+    game, seat, before = request.game, request.seat, request.before
+    expected_version = before.version
     try:
         decided, played = rules.play(before.state, seat.position, move)
     except rules.IllegalMove:
@@ -66,22 +74,18 @@ def submit_move(
             for event in decided
         ]
     moved = copy(game)  # the caller's copy stays as read if the game has moved on
-    # A move of one's own ends a run of timeouts; a bot's move after a timeout continues
-    # it (the same count record_timeout() makes). The seat's row holds the count the log
-    # gave at ``before``, and only a count above 0 can change. Without one to change, the
-    # move's only write is append_to_log's claim with its rows, atomic by itself.
+    # With no timeout count to change, the claim is the only write, atomic by itself.
     on_record = before.timeouts_on_record(seat.position)
     try:
         if not on_record:
-            append_to_log(moved, before, decided, seats=seats, played=played)
+            append_to_log(moved, before, decided, request.seats, played=played)
             return moved
         with transaction.atomic():  # the events and the seat's count: both or neither
-            after = append_to_log(moved, before, decided, seats=seats, played=played)
+            after = append_to_log(moved, before, decided, request.seats, played=played)
             in_a_row = after.timeouts_in_a_row(seat.position)
             if in_a_row != on_record:
                 Seat.objects.filter(pk=seat.pk).update(timeouts_in_a_row=in_a_row)
     except IntegrityError as exc:
-        # Only a concurrent append of the same seq gets here (the conditional update of
-        # the game's row normally stops it first).
+        # A concurrent append of the same seq that slipped past the conditional update.
         raise GameMovedOn(expected_version) from exc
     return moved

@@ -5,14 +5,14 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.db import transaction
-from django.utils import timezone
 
 from games import rules
 from games.derived import snapshots
 from games.models import Game, Seat, default_reminder_hours
 from games.services import clock, random_deal
-from games.services.event_log import GameMovedOn, append_to_log, lock_game
+from games.services.event_log import GameMovedOn, append_to_log, lock_game, seats_at_table
 from games.services.seats import invite
+from helpers import clock_source
 
 
 @dataclass(frozen=True)
@@ -26,8 +26,7 @@ class SeatSpec:
     bot_level: str = ""
     # False for an invited player, who takes the seat by following their link.
     joined: bool = True
-    # False for an invited player who gets no invitation now (their address is over its
-    # invitation limits): the creator reminds them later or gives the seat to another.
+    # False when the address is over its invitation limits: the creator reminds later.
     invite: bool = True
 
 
@@ -46,6 +45,7 @@ class GameSettings:
     time_zone: str = "UTC"
     language: str = ""  # the site's default when empty
     weekend_pause: bool = False  # the clock stops from Saturday to Monday (game's zone)
+    follows: Game | None = None  # the finished game whose table plays again (rematch)
 
 
 def create_game(
@@ -55,11 +55,8 @@ def create_game(
     created_by=None,
     time_per_move: timedelta | None = None,
 ) -> Game:
-    """Create a game with one seat per player, in play order, and record game_created.
-
-    The game waits in "setup" until start_game() deals the first round, which leaves
-    room for players to accept their invitations first.
-    """
+    """Create a game with one seat per player, in play order; it waits in "setup" for
+    invitations to be accepted until start_game() deals."""
     if board not in rules.BOARD_NAMES:
         raise ValueError(f"Unknown board {board!r}: choose one of {', '.join(rules.BOARD_NAMES)}")
     if options is None:
@@ -77,7 +74,7 @@ def create_game(
             created_by=created_by,
             time_per_move=time_per_move,
         )
-        now = timezone.now()
+        now = clock_source.now()
         Seat.objects.bulk_create(
             Seat(
                 game=game,
@@ -91,7 +88,7 @@ def create_game(
             )
             for position, spec in enumerate(specs)
         )
-        append_to_log(game, snapshots.EMPTY, [first])
+        append_to_log(game, snapshots.EMPTY, [first], seats_at_table(game))
     return game
 
 
@@ -103,19 +100,17 @@ def start_game(game: Game) -> Game:
         state = before.state
         if state.round != 0 or not state.needs_deal:
             raise GameMovedOn(version=locked.version)
-        seats = list(locked.seats.select_related("user").order_by("position"))
+        seats = seats_at_table(locked)
         quiet = [clock.account_quiet_hours(locked, seat) for seat in seats]
         deal = random_deal.deal_round(state)
-        append_to_log(locked, before, [deal, *(event for event in quiet if event)], seats=seats)
+        append_to_log(locked, before, [deal, *(event for event in quiet if event)], seats)
     return locked
 
 
 def open_game(settings: GameSettings, seats: Sequence[SeatSpec], created_by=None) -> Game:
-    """Create a game with its settings and invite every player who has not joined yet.
+    """Create a game with its settings and invite every player who has not joined yet;
+    it starts now if nobody waits (or ``start_now``), else when the last one joins."""
 
-    The game starts at once when ``settings.start_now`` or when nobody is waiting to
-    accept; otherwise accept_seat() starts it when the last invited player joins.
-    """
     with transaction.atomic():
         game = create_game(
             settings.board, settings.options, seats, created_by, settings.time_per_move
@@ -127,8 +122,10 @@ def open_game(settings: GameSettings, seats: Sequence[SeatSpec], created_by=None
         game.time_zone = settings.time_zone
         game.language = settings.language or game.language
         game.weekend_pause = settings.weekend_pause
+        game.follows = settings.follows
         game.save(
             update_fields=[
+                "follows",
                 "weekend_pause",
                 "title",
                 "on_timeout",
@@ -153,8 +150,9 @@ def accept_seat(seat: Seat) -> Game:
         game = lock_game(seat.game)
         seat = Seat.objects.select_for_update().get(pk=seat.pk)
         if seat.joined_at is None:
-            seat.joined_at = timezone.now()
-            seat.save(update_fields=["joined_at"])
+            seat.joined_at = clock_source.now()
+            seat.declined_at = None  # said no, then changed their mind
+            seat.save(update_fields=["joined_at", "declined_at"])
         waiting = game.seats.filter(joined_at__isnull=True, is_bot=False).exists()
         if game.status == Game.Status.SETUP and not waiting:
             game = start_game(game)

@@ -1,17 +1,10 @@
 """Build plans at the table: setting and cancelling them, and playing their turns.
 
-A plan (``games.models.Plan``) is a seat's standing order, private to it like its hand
-and never in the log. When the seat's turn comes and its plan holds, the plan's step
-(``games.rules.plans``) is played through the one write path at once, as a bot's turn is
-(``autoplay.play_bot_turns`` plays both, queued after the commit); the move's event gets
-a ``PlanTurn`` row in the same statement, so the record of a finished game can say which
-turns a plan played. When a plan stops, the stop is kept on its row with the reason, and
-the player's your-turn email says it (the notifications app asks ``next_step``).
-
-Plans end: at the seat's turn when the engine says so; when the player moves by hand or
-cancels; when the seat changes hands (a bot keeps it, or an invited seat is handed on);
-with the round (the engine's step says so at the next turn); and when the log they were
-set at is no longer the game's (a restored backup).
+A plan is a seat's standing order, private like its hand and never in the log. At the
+seat's turn a holding plan's step is played through the one write path, as a bot's turn
+is; a ``PlanTurn`` row marks the move, so a finished game's record can say which turns a
+plan played. Plans end at the engine's word, a move by hand, a cancel, a change of hands,
+the round's end, or when the log they were set at is no longer the game's (a restore).
 """
 
 from __future__ import annotations
@@ -39,9 +32,10 @@ CANCELLED = "cancelled"  # the player cancelled it
 HANDOVER = "handover"  # the seat changed hands
 STALE = "stale"  # the log it was set at is no longer the game's
 REASONS = (*STOP_REASONS, BY_HAND, CANCELLED, HANDOVER, STALE)
+# A seat's player leaves it: its plan goes, with nobody left to tell.
+GONE_EVENTS = (rules.SEAT_LEFT, rules.SEAT_HANDED_OVER)
 
-# The seat (game id, position) whose plan is playing in this thread: its move's event
-# gets a PlanTurn row (``plan_turn_rows``).
+# The seat (game id, position) whose plan is playing in this thread.
 _playing: contextvars.ContextVar[tuple[int, int] | None] = contextvars.ContextVar(
     "playing_plan", default=None
 )
@@ -64,14 +58,8 @@ def set_plan(
     coloured: Iterable[int] = (),
     starts: Sequence[int] = (),
 ) -> Plan:
-    """Give ``seat`` a plan (replacing any it had), at the game's version now.
-
-    ``city``: the board's name of a city of the seat's hand (``CITY``); ``route``: line
-    ids in building order, ``coloured`` those of them to build with coloured track
-    (``ROUTE``); ``starts``: point ids for the start marker, in order of preference.
-    Raises PlanError when the plan cannot be set. Valid whether or not it is the seat's
-    turn; when it is, the plan plays at once (after the commit).
-    """
+    """Give ``seat`` a plan (replacing any it had), at the game's version now, or raise
+    PlanError; on the seat's turn it plays at once (after the commit)."""
     game = Game.objects.get(pk=seat.game_id)
     snapshot = snapshots.current(game)
     state = snapshot.state
@@ -151,8 +139,7 @@ def cancel_plan(seat: Seat) -> bool:
 
 
 def end_plan(plan: Plan, reason: str, version: int) -> bool:
-    """Stop ``plan`` for ``reason`` at ``version`` of the log; whether it was holding
-    (it is stopped once)."""
+    """Stop ``plan`` for ``reason`` at ``version``; whether it was holding."""
     ended = Plan.objects.filter(pk=plan.pk, stopped="", version=plan.version).update(
         stopped=reason, stopped_version=version
     )
@@ -168,8 +155,7 @@ def holding_plan(seat: Seat) -> Plan | None:
 
 
 def next_step(plan: Plan, position: int, snapshot: snapshots.Snapshot) -> rules.Move | str:
-    """What ``plan`` does at ``snapshot``, where seat ``position`` is to move: its move,
-    or the reason it stops (one of ``REASONS``)."""
+    """What ``plan`` does at ``snapshot``: its move, or the reason it stops."""
     if plan.stopped:
         return plan.stopped
     state = snapshot.state
@@ -187,9 +173,8 @@ def next_step(plan: Plan, position: int, snapshot: snapshots.Snapshot) -> rules.
 
 
 def set_on_this_log(plan: Plan, snapshot: snapshots.Snapshot) -> bool:
-    """Whether the log at ``snapshot`` continues the log ``plan`` was set at: its events
-    since then, chained onto the plan's digest, give the snapshot's. A plan lives within
-    one round, so those events are in the snapshot's round."""
+    """Whether the log at ``snapshot`` continues the log ``plan`` was set at (a plan
+    lives within one round, so the round's events suffice)."""
     if plan.version > snapshot.version:
         return False
     if plan.version == snapshot.version:
@@ -200,28 +185,19 @@ def set_on_this_log(plan: Plan, snapshot: snapshots.Snapshot) -> bool:
     return log_digest(later, plan.log_digest) == snapshot.digest
 
 
-def planned_seat(game: Game, seats: Sequence[Seat] | None = None) -> Seat | None:
-    """The seat to move, if the game is on and that seat's plan holds (not yet asked
-    whether its step plays)."""
+def planned_seat(game: Game, seats: Sequence[Seat]) -> Seat | None:
+    """The seat to move, if the game is on and that seat's plan holds."""
     if game.status != Game.Status.ACTIVE or game.seat_to_move is None:
         return None
-    if seats is not None:
-        seat = seats[game.seat_to_move]
-        if seat.is_bot or seat.autopilot or not seat.has_plan:
-            return None  # read with the table: no query for a seat without a plan
-        return seat if Plan.objects.filter(seat=seat, stopped="").exists() else None
-    plan = (
-        Plan.objects.filter(seat__game=game, seat__position=game.seat_to_move, stopped="")
-        .select_related("seat")
-        .first()
-    )
-    return plan.seat if plan is not None else None
+    seat = seats[game.seat_to_move]
+    if seat.is_bot or seat.autopilot or not seat.has_plan:
+        return None  # read with the table: no query for a seat without a plan
+    return seat if Plan.objects.filter(seat=seat, stopped="").exists() else None
 
 
 def play_turn(game: Game, seat: Seat, expected_version: int) -> Game | None:
-    """Play ``seat``'s plan for its turn, if the game is still at ``expected_version`` and
-    the plan holds; else stop the plan (saying why) or do nothing. Returns the game after
-    the move, or None (no move: moved on, no plan, or the plan stopped)."""
+    """Play ``seat``'s plan for its turn if the game is still at ``expected_version``;
+    the game after the move, or None."""
     plan = holding_plan(seat)
     if plan is None or game.version != expected_version:
         return None
@@ -248,8 +224,7 @@ def play_turn(game: Game, seat: Seat, expected_version: int) -> Game | None:
 
 
 def plan_turn_rows(game: Game, events: Sequence[Event]) -> list[PlanTurn]:
-    """The PlanTurn rows of ``events`` (being appended to ``game``'s log): its move
-    event, when a plan is playing it."""
+    """The PlanTurn rows of ``events``, when a plan is playing the move."""
     playing = _playing.get()
     if playing is None or playing[0] != game.pk:
         return []
@@ -261,30 +236,33 @@ def plan_turn_rows(game: Game, events: Sequence[Event]) -> list[PlanTurn]:
 
 
 def after_commit(
-    game: Game, events: Sequence[Event], written: Iterable, seats: Sequence[Seat] | None = None
+    game: Game, events: Sequence[Event], written: Iterable, seats: Sequence[Seat]
 ) -> None:
-    """What ``events``, now committed, do to plans: a move by hand ends the seat's plan
-    (the player knows: it is dropped), a seat's own move after its plan stopped drops the
-    stopped plan (its your-turn email said why), and a seat a bot now keeps ends it.
-    ``seats``: as the commit left them (only seats with a plan are asked about)."""
+    """What ``events``, now committed, do to plans: a move by hand drops the seat's plan
+    (the player knows), and a change of hands ends it."""
+
     by_plan = {row.seq for row in written if isinstance(row, PlanTurn)}
     moved: dict[int, int] = {}  # seat -> its last move by hand
     kept: dict[int, int] = {}  # seat -> when a bot took it
+    gone: dict[int, int] = {}  # seat -> when its player left it, or it was handed over
     for event in events:
         seat = event.data.get("seat")
         if event.type in rules.MOVE_EVENTS and event.seq not in by_plan:
             moved[seat] = event.seq
         elif event.type == rules.SEAT_TAKEN_BY_BOT:
             kept[seat] = event.seq
-    concerned = set(moved) | set(kept)
-    if seats is not None:
-        concerned = {p for p in concerned if p < len(seats) and seats[p].has_plan}
+        elif event.type in GONE_EVENTS:
+            gone[seat] = event.seq
+    concerned = set(moved) | set(kept) | set(gone)
+    concerned = {p for p in concerned if p < len(seats) and seats[p].has_plan}
     if not concerned:
         return
     found = Plan.objects.filter(seat__game=game, seat__position__in=concerned)
     for plan in found.select_related("seat"):
         position = plan.seat.position
-        if position in kept and plan.version < kept[position]:
+        if position in gone and plan.version < gone[position]:
+            drop(plan)
+        elif position in kept and plan.version < kept[position]:
             end_plan(plan, HANDOVER, kept[position])
         elif position in moved and plan.version < moved[position]:
             drop(plan)

@@ -1,23 +1,9 @@
 """Bringing a game record (``pbem-game-record/1``) back in as a game of this server.
 
-Operators use it to move a game from one server to another and to seed demos. A record
-can be imported when the game it describes is finished, or still running with every
-hand present; a record exported while a round runs hides the hands (``null``) and cannot
-be: the game could not go on without them.
-
-The game is made through the write path, as any other: ``services.create_game`` with the
-record's board, options and seats (names from the record, email addresses from the
-caller or none), then ``services.append_events`` with the record's events, which the
-engine checks again one by one. So the projection, the next deal of a game between
-rounds, and the emails the events cause (to the seats given an address) follow as for
-moves played here. Nothing is created when the record cannot be imported.
-
-What is kept: every event, in order, with the keys it has, those the engine does not
-know included, and unknown event types too (readers ignore them), so exporting the game
-gives back the record. Two things are this server's own: the numbering, which follows
-its own ``game_created`` event (a record without one moves up by one), and a bare
-``game_ended`` (the format leaves its contents open), stored with the final scores and
-winners, as the engine writes it, since pages and emails read them.
+Operators use it to move games between servers and to seed demos. The game goes through
+the write path like any other, so the engine checks every event again and the emails
+follow. Every event and key is kept, so exporting gives back the record; a record with
+hidden hands cannot be imported, since the game could not go on without them.
 """
 
 from __future__ import annotations
@@ -41,9 +27,7 @@ class CannotImport(ValueError):
 def import_record(record: dict, emails: Mapping[int, str] | None = None, created_by=None) -> Game:
     """Create a game from ``record``; ``emails`` gives seats (by number) their address.
 
-    Raises ``rules.InvalidRecord`` for a malformed document, ``rules.InvalidEvent`` for
-    an event the rules refuse, and ``CannotImport`` for a record with hidden hands or
-    seats that cannot be made.
+    Raises ``rules.InvalidRecord``, ``rules.InvalidEvent`` or ``CannotImport``.
     """
     log = rules.read_record(record)
     refuse_hidden_hands(log)
@@ -91,8 +75,8 @@ def check_seats(names: list[str], emails: dict[int, str]) -> None:
 
 
 def engine_form(event: dict, final: rules.GameState) -> dict:
-    """``event`` as this server appends it: numbered by the log, a bare ``game_ended``
-    completed (only the game's last scores can follow the last ``round_scored``)."""
+    """``event`` as this server appends it: renumbered, a bare ``game_ended`` completed
+    with the scores and winners that pages and emails read."""
     event = {key: value for key, value in event.items() if key != "seq"}
     if event["type"] == rules.GAME_ENDED:
         event.setdefault("scores", list(final.scores))

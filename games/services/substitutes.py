@@ -1,20 +1,9 @@
 """Substitutes before bots: a player may leave, and someone else may take over a seat.
 
-- ``leave``: a player leaves their game. The seat's links and reply addresses die, its
-  address and account go (no more mail about it), and the greedy bot plays it
-  (games.bots.COVER_BOT) until a substitute takes it; the player who left cannot take it
-  back.
-- ``invite_substitute``: for a seat that has timed out or whose player left, the game's
-  creator invites someone by email; if the creator has left, a majority of the other
-  people at the table must back it (each backing is an event; the one that makes the
-  majority sends the invitation). An address that already holds a seat in the game cannot
-  be invited. The seat changes hands at once: the old player's links and reply addresses
-  die (the seat's link nonce is replaced), their mutes, language and zone for the seat go,
-  and the newcomer's apply; the bot keeps playing until the newcomer takes the seat from
-  their board page (``services.take_seat_back``), which shows only that seat's hand.
-
-Each change is an event in the log (``seat_left``, ``substitute_backed``,
-``seat_handed_over``) appended under the game's row lock; none names an address.
+A bot plays a seat that was left until a substitute takes it. The creator invites the
+substitute, or, once the creator has left, a majority of the others backs the invitation.
+A seat changes hands at once and the old player's links die with it. Each change is an
+event in the log, and none names an address.
 """
 
 from __future__ import annotations
@@ -22,11 +11,13 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext
 
+from accounts.models import User
 from games import rules
 from games.derived import snapshots
 from games.links import rotate_link
-from games.models import Game, Seat, TalkMute
-from games.services.event_log import append_to_log, lock_game
+from games.models import Game, Plan, Seat, TalkMute
+from games.services import clock
+from games.services.event_log import append_to_log, lock_game, seats_at_table
 from games.services.seats import invite
 
 
@@ -44,12 +35,13 @@ def leave(seat: Seat) -> Game:
         if seat.is_bot or has_left(game, seat.position):
             raise Refused(gettext("This seat has no player to leave."))
         seat.autopilot = True
-        # No address, no account: no more mail about the seat, no way back to it.
-        seat.email, seat.user = "", None
-        seat.save(update_fields=["autopilot", "email", "user"])
+        # No mail about the seat, no way back to it, and the bot plays it, not their plan.
+        seat.email, seat.user, seat.has_plan = "", None, False
+        seat.save(update_fields=["autopilot", "email", "user", "has_plan"])
+        Plan.objects.filter(seat=seat).delete()
         rotate_link(seat)
         event = {"type": rules.SEAT_LEFT, "seat": seat.position}
-        append_to_log(game, snapshots.current(game), [event])
+        append_to_log(game, snapshots.current(game), [event], seats_at_table(game))
     return game
 
 
@@ -77,7 +69,7 @@ def invite_substitute(by: Seat, seat: Seat, name: str, email: str) -> Seat | Non
             backers = backed(game, seat.position) | {by.position}
             if not has_majority(game, seat, backers):
                 if by.position not in backed(game, seat.position):
-                    append_to_log(game, before, [backing])
+                    append_to_log(game, before, [backing], seats_at_table(game))
                 return None
             events = [] if by.position in backed(game, seat.position) else [backing]
         elif creator_seat(game).pk != by.pk:
@@ -85,30 +77,36 @@ def invite_substitute(by: Seat, seat: Seat, name: str, email: str) -> Seat | Non
         else:
             events = []
         events.append({"type": rules.SEAT_HANDED_OVER, "seat": seat.position, "name": name})
-        _hand_over(seat, name, email)
-        append_to_log(game, before, events)
+        newcomer = User.objects.filter(email__iexact=email).first()
+        _hand_over(seat, name, email, newcomer)
+        # The newcomer's zone and quiet hours time the seat's turns from now on.
+        clock_event = clock.newcomer_quiet_hours(game, seat, newcomer)
+        if clock_event is not None:
+            events.append(clock_event)
+        append_to_log(game, before, events, seats_at_table(game))
         invite(seat)
     return seat
 
 
-def _hand_over(seat: Seat, name: str, email: str) -> None:
-    """The seat's row as the newcomer's: the old player's links, mutes and choices go."""
+def _hand_over(seat: Seat, name: str, email: str, newcomer: User | None) -> None:
+    """The seat's row as the newcomer's: nothing of the old player's stays."""
     seat.name, seat.email, seat.user = name, email, None
     seat.joined_at = None
     seat.autopilot = True  # the bot plays on until the newcomer takes the seat
     seat.timeouts_in_a_row = 0
-    seat.language = ""
+    seat.language = newcomer.language if newcomer is not None else ""
     seat.browser_time_zone = ""
     seat.seen_version = 0
     seat.notices_muted = False
+    seat.has_plan = False
     seat.save()
-    rotate_link(seat)  # every old link and reply address dies now
+    Plan.objects.filter(seat=seat).delete()
+    rotate_link(seat)  # every old link and reply address dies now, and the seat's channels
     TalkMute.objects.filter(seat=seat).delete()
 
 
 def creator_seat(game: Game) -> Seat | None:
-    """The seat of the game's creator, while they are at the table (not left, not handed
-    over to someone else)."""
+    """The seat of the game's creator, while they are still at the table."""
     creator = game.created_by
     if creator is None:
         return None
@@ -130,8 +128,7 @@ def has_left(game: Game, position: int) -> bool:
 
 
 def backed(game: Game, position: int) -> set[int]:
-    """The seats that backed inviting a substitute for seat ``position`` since it last
-    changed hands."""
+    """The seats that backed a substitute for ``position`` since it last changed hands."""
     since = (
         game.events.filter(type=rules.SEAT_HANDED_OVER, data__seat=position)
         .order_by("-seq")
@@ -143,8 +140,7 @@ def backed(game: Game, position: int) -> set[int]:
 
 
 def has_majority(game: Game, seat: Seat, backers: set[int]) -> bool:
-    """Whether ``backers`` are more than half of the people at the table other than
-    ``seat`` (people: not a bot's seat, nor one a bot keeps)."""
+    """Whether ``backers`` are more than half of the other people (not bots) at the table."""
     others = set(
         game.seats.filter(is_bot=False, autopilot=False)
         .exclude(pk=seat.pk)

@@ -1,14 +1,5 @@
-"""Table talk: short messages between the players of a game.
-
-Written on the board page, or by replying to a game email with text that is not a move;
-read on the board page and in the game's history for its players, and folded into the
-next email each player gets (never one email per message). Talk belongs to the players:
-the public pages and record of a game never show it.
-
-    talk.post(seat, text, via=...)        -> TalkMessage, or raises Refused (why, in words)
-    talk.visible_to(seat)                 -> the game's messages this seat reads
-    talk.mute(seat, other) / unmute(...)  -> a player stops reading another's messages
-    talk.report(seat, message)            -> staff are told (signal talk_reported)
+"""Table talk: short messages between the players of a game, from the board page or a
+reply. Talk belongs to the players: the public pages and record of a game never show it.
 """
 
 from __future__ import annotations
@@ -18,12 +9,12 @@ from datetime import datetime, timedelta
 from django.db import IntegrityError, transaction
 from django.db.models import Expression, Q, QuerySet
 from django.db.models.lookups import IsNull
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.models import Game, Seat, TalkBlock, TalkMessage, TalkMute, TalkReport
 from games.signals import talk_reported
+from helpers import clock_source
 from helpers.text import is_control
 
 MAX_LENGTH = 500
@@ -70,7 +61,7 @@ def post(
     with transaction.atomic():
         # The seat's row, locked: two messages at once count one after the other.
         Seat.objects.select_for_update().filter(pk=seat.pk).first()
-        hour_ago = timezone.now() - timedelta(hours=1)
+        hour_ago = clock_source.now() - timedelta(hours=1)
         if TalkMessage.objects.filter(seat=seat, created_at__gte=hour_ago).count() >= PER_HOUR:
             raise Refused(
                 ngettext(
@@ -119,9 +110,8 @@ def visible_to(seat: Seat) -> QuerySet[TalkMessage]:
 
 
 def news_for(seat: Seat, since: datetime | Expression | None) -> list[TalkMessage]:
-    """What the others said that ``seat``'s player has not been sent yet: after
-    ``since`` (the last email they got about this game; None or a query finding none:
-    everything)."""
+    """What the others said that ``seat``'s player has not been sent yet, after ``since``
+    (None: everything)."""
     found = visible_to(seat).exclude(seat=seat)
     if since is not None:
         found = found.filter(Q(created_at__gt=since) | Q(IsNull(since, True)))

@@ -1,7 +1,5 @@
-"""Consent at the table from the board page: take back a turn, give more time, agree to
-end the game, nudge the player to move; and changes of seat: leave the game, invite a
-substitute. Each is a POST through the seat's link that returns to the board page with a
-message saying what happened, or why not (games.services.consent and .substitutes).
+"""Consent at the table and changes of seat from the board page, each a POST through the
+seat's link that returns to the board page saying what happened, or why not.
 """
 
 from collections.abc import Callable

@@ -1,10 +1,7 @@
 """Game history: the public list of finished games, the replay page, and the game record.
 
-Finished games are public. A game still running is shown only to its players: a
-signed-in player holding a seat, or whoever opened a seat's link (the replay is then
-reached under that link, /s/<token>/history/; a bad link gets the bad-link page).
-Everybody else gets a 404, as for a game that does not exist. Other players' hands are
-hidden as games.pages.replay_page says.
+Finished games are public. A running game is shown only to its players (signed in, or
+through a seat's link); everybody else gets a 404, as if it did not exist.
 """
 
 import json
@@ -27,7 +24,7 @@ GAMES_PER_PAGE = 20
 
 
 def history_list(request: HttpRequest) -> HttpResponse:
-    """Finished games, the latest first, twenty a page, filtered by a player's name."""
+    """Finished games, the latest first, filtered by a player's name."""
     form = PlayerFilterForm(request.GET)
     player = form.cleaned_data["player"] if form.is_valid() else ""
     paginator = Paginator(finished_games.finished_games(player), GAMES_PER_PAGE)
@@ -53,12 +50,11 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @seat_link
 def seat_replay(request: HttpRequest, seat: Seat) -> HttpResponse:
-    """The replay of a seat's game, reached through the seat's own link."""
+    """The replay of a seat's game, through the seat's own link."""
     token = request.resolver_match.kwargs["token"]
     base = reverse("games:seat_replay", args=[token])
     record_url = reverse("games:seat_record", args=[token])
     board_url = reverse("games:seat", args=[token])
-    # The game's history for its players holds their table talk; the public replay not.
     return _replay(
         request, seat.game, seat, base, record_url, board_url=board_url, talk_token=token
     )

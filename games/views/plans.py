@@ -10,9 +10,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games import rules
 from games.models import Seat
+from games.pages import plan_panel
+from games.pages.drawing import board_svg, render_svg
 from games.services import clock, load_state, plans
 from games.views.seat_link import seat_link
-from games.words import time_zones
+from games.words import places, time_zones
 from games.words.city_names import city_name
 
 
@@ -71,9 +73,8 @@ def plan(request: HttpRequest, seat: Seat) -> HttpResponse:
 @require_http_methods(["GET"])
 @seat_link
 def confirm(request: HttpRequest, seat: Seat, number: int) -> HttpResponse:
-    """A one-tap plan from an email: ``number`` 0 for all my cities, else the city's place
-    in the seat's hand (1 to 5). Shows what it would set, with one button to confirm (a
-    GET never changes anything: mail scanners open links)."""
+    """A one-tap plan from an email (``number`` 0: all my cities, else the city's place in
+    the hand): one button to confirm, as a GET changes nothing (mail scanners open links)."""
     state = load_state(seat.game)
     hand = state.hands[seat.position] if state.hands else []
     if not 0 <= number <= len(hand):
@@ -92,6 +93,107 @@ def confirm(request: HttpRequest, seat: Seat, number: int) -> HttpResponse:
             "city_name": city_name(city) if city else "",
         },
     )
+
+
+class ThenForm(forms.Form):
+    """What the turn's lines are followed by: nothing, a plan toward the city at that
+    place of the seat's hand (1 to 5), all my cities, or a route to pick next."""
+
+    then = forms.RegexField(regex=r"^(|all|route|[1-9])$", required=False)
+
+
+def after_move(request: HttpRequest, seat: Seat, token: str) -> HttpResponse | None:
+    """The plan chosen with a move by hand for the next turns, set now, or for a route its
+    page to pick it on; None when no plan was chosen."""
+    form = ThenForm(request.POST)
+    then = form.cleaned_data["then"] if form.is_valid() else ""
+    if not then:
+        return None
+    if then == "route":
+        return redirect("games:plan_route", token)
+    try:
+        if then == "all":
+            plans.set_plan(seat, rules.plans.ALL)
+            messages.success(request, gettext("Your plan is set: all your cities."))
+        else:
+            hand = load_state(seat.game).hands[seat.position]
+            city = hand[int(then) - 1] if int(then) <= len(hand) else ""
+            plans.set_plan(seat, rules.plans.CITY, city=city)
+            messages.success(
+                request, gettext("Your plan is set: toward %(city)s.") % {"city": city_name(city)}
+            )
+    except plans.PlanError as refused:
+        messages.error(request, str(refused))
+    return None
+
+
+class RouteDraftForm(forms.Form):
+    """A route being picked, carried in the page's address (a GET changes nothing):
+    ``lines`` so far, in order, and a line to ``add`` or the last to ``undo``."""
+
+    lines = forms.CharField(max_length=2000, required=False)
+    add = forms.IntegerField(required=False)
+    undo = forms.BooleanField(required=False)
+
+
+@require_http_methods(["GET"])
+@seat_link
+def route(request: HttpRequest, seat: Seat) -> HttpResponse:
+    """A route picked line by line, then confirmed once; the board's script sends its route
+    here to confirm, and a player without scripts picks it here from a list."""
+    token = request.resolver_match.kwargs["token"]
+    state = load_state(seat.game)
+    position = seat.position
+    if state.phase != rules.BUILDING or not rules.network(state, position) or seat.is_bot:
+        return render(
+            request, "games/plan_route.html", {"seat": seat, "token": token, "closed": True}
+        )
+    form = RouteDraftForm(request.GET)
+    data = form.cleaned_data if form.is_valid() else {}
+    asked = list(_ids(data.get("lines") or ""))
+    if data.get("add") is not None:
+        asked.append(data["add"])
+    draft, refused = [], ""
+    for line in asked:
+        if line not in plan_panel.route_next(state, position, draft):
+            refused = gettext("That line does not continue your route: pick one from its end.")
+            break
+        draft.append(line)
+    if data.get("undo") and draft:
+        draft.pop()
+    board = state.board
+    names = [places.line_name(board, line) for line in draft]
+    next_words = ""
+    if draft:
+        slack = rules.plans.route_slack(state, position, tuple(draft))
+        probe = rules.Plan(rules.plans.ROUTE, state.round, route=draft, slack=slack)
+        next_words = plan_panel.next_turn(state, position, probe)
+    svg = board_svg(state, position, seat_names=seat.game.seat_names(), planned=draft)
+    return render(
+        request,
+        "games/plan_route.html",
+        {
+            "seat": seat,
+            "token": token,
+            "svg": render_svg(svg),
+            "draft": ",".join(map(str, draft)),
+            "names": names,
+            "cost": sum(board.lines[line][2] for line in draft),
+            "next_words": next_words,
+            "choices": [
+                (line, places.line_label(board, line))
+                for line in plan_panel.route_next(state, position, draft)
+            ],
+            "refused": refused,
+        },
+        status=400 if refused else 200,
+    )
+
+
+def _ids(text: str) -> list[int]:
+    """Line ids from "3,17,20"; what is not a number is left out (a draft in an address
+    may be typed over: the lines are checked one by one after)."""
+    return [int(part) for part in text.split(",") if part.strip().isdigit()]
 
 
 class QuietHoursForm(forms.Form):

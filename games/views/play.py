@@ -26,26 +26,22 @@ from games.links import seat_path
 from games.models import Game, Seat
 from games.pages import board_page, consent_panel, talk_panel
 from games.pages.board_page import PageFacts, seat_page
-from games.pages.table_read import TableRead
-from games.views.seat_link import seat_link
+from games.pages.table_read import SeatAtTable, TableRead
+from games.views import plans
+from games.views.seat_link import seat_link, table_link
 from games.words.explanations import explain
 from notifications import channel_views, preferences
-from notifications.models import MAIL_STOPPED_COLUMNS
 from pbem import ratelimits
 
-# The seat, its game and account, the table's rows and why mail to the player is stopped:
-# one statement for each board page.
-read_table = TableRead(also=MAIL_STOPPED_COLUMNS)
+read_table = TableRead()
 
-# Added by a move's redirect: the board page it leads to says that the move is in. A query,
-# not a message in a signed cookie: a move is the site's most frequent write.
+# A query, not a message in a signed cookie: a move is the site's most frequent write.
 MOVED = "moved"
 
 
 def never_cache_pages(view: Callable) -> Callable:
-    """Django's ``never_cache`` for every page ``view`` answers (a board page shows the
-    player's hand), but not for its redirects: they show nothing, and a 302 is stored only
-    when its headers ask for it (RFC 9111)."""
+    """``never_cache`` for pages (a board page shows the hand), not redirects: they show
+    nothing, and a 302 is stored only when its headers ask for it (RFC 9111)."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
@@ -59,21 +55,23 @@ def never_cache_pages(view: Callable) -> Callable:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @never_cache_pages
-@seat_link(read=read_table)
-def seat(request: HttpRequest, seat: Seat) -> HttpResponse:
+@table_link(read_table)
+def seat(request: HttpRequest, at: SeatAtTable) -> HttpResponse:
     """A seat's board page; a POST plays the seat's move."""
+    seat = at.seat
     game = seat.game
     if game.status == Game.Status.SETUP:
         # A move before the game starts: show where things stand instead.
         status = 409 if request.method == "POST" else 200
         return render(request, "games/invitation.html", {"game": game, "seat": seat}, status=status)
     if request.method == "POST":
-        return play_move(request, seat)
-    return show_board(request, seat)
+        return play_move(request, at)
+    return show_board(request, at)
 
 
-def show_board(request: HttpRequest, seat: Seat) -> HttpResponse:
+def show_board(request: HttpRequest, at: SeatAtTable) -> HttpResponse:
     """What a GET shows: the board page, rendered once per game version and cached."""
+    seat = at.seat
     game = seat.game
     # For the tab's title: a player with many tabs open sees where they are awaited.
     your_turn = (
@@ -89,7 +87,7 @@ def show_board(request: HttpRequest, seat: Seat) -> HttpResponse:
         "mail_stopped": preferences.mail_stopped(seat),
     }
     token = request.resolver_match.kwargs["token"]
-    facts = PageFacts.of(seat, token)
+    facts = PageFacts.of(at, token)
 
     def channels(csrf_token: str) -> str:  # the seat's channels besides email, per request
         return channel_views.panel(request, seat, token, csrf_token)
@@ -97,9 +95,10 @@ def show_board(request: HttpRequest, seat: Seat) -> HttpResponse:
     return HttpResponse(board_page.page(request, seat, facts, around, channels=channels))
 
 
-def play_move(request: HttpRequest, seat: Seat) -> HttpResponse:
+def play_move(request: HttpRequest, at: SeatAtTable) -> HttpResponse:
     """What a POST does: play the move, or, without JavaScript, offer the lines that may
     follow the first; a refused move redraws the board with the reason."""
+    seat = at.seat
     game = seat.game
     snapshot = snapshots.current(game)
     state = snapshot.state
@@ -107,58 +106,57 @@ def play_move(request: HttpRequest, seat: Seat) -> HttpResponse:
     form = MoveForm(request.POST, state=state, seat=seat.position)
     seen = request.POST.get("version", "")
     if seen and seen != str(game.version):
-        return _board(request, seat, snapshot, form if my_turn else None, moved_on=True)
+        return _board(request, at, snapshot, form if my_turn else None, moved_on=True)
     if not my_turn:
         form.add_error(None, _("It is not your turn."))
-        return _board(request, seat, snapshot, None, status=400, error=form)
+        return _board(request, at, snapshot, None, status=400, error=form)
     if request.POST.get("step") == "second":
-        return second_line(request, seat, snapshot, form)
+        return second_line(request, at, snapshot, form)
     if not form.is_valid():
-        return _board(request, seat, snapshot, form, status=400)
+        return _board(request, at, snapshot, form, status=400)
     try:
-        services.submit_move(
-            game,
-            seat,
-            form.cleaned_data["move"],
-            form.cleaned_data["version"],
-            seats=read_table.seats(seat),
-            before=snapshot,
-        )
+        # The form was checked on the game as read, the version the player saw.
+        move = services.MoveRequest(game, seat, at.seats, snapshot)
+        services.make_move(move, form.cleaned_data["move"])
     except services.GameMovedOn:
         game.refresh_from_db()
-        return _board(request, seat, snapshots.current(game), None, moved_on=True)
+        return _board(request, at, snapshots.current(game), None, moved_on=True)
     except rules.IllegalMove as exc:
         # Lines and points named as the page names them, in the reader's language.
         form.add_error(None, explain(state.board, exc, game.seat_names()))
-        return _board(request, seat, snapshot, form, status=422)
+        return _board(request, at, snapshot, form, status=422)
+    # The plan chosen for the turns after this one, if any (games.views.plans).
+    then = plans.after_move(request, seat, request.resolver_match.kwargs["token"])
+    if then is not None:
+        return then
     # Back to the link the move came through: its check let the move through, so it needs
     # no signing anew.
     return HttpResponseRedirect(f"{request.path}?{MOVED}")
 
 
 def second_line(
-    request: HttpRequest, seat: Seat, snapshot: snapshots.Snapshot, form: MoveForm
+    request: HttpRequest, at: SeatAtTable, snapshot: snapshots.Snapshot, form: MoveForm
 ) -> HttpResponse:
     """Without JavaScript, the first line is chosen: offer only the lines that may follow."""
+    seat = at.seat
     try:
         first = form.fields["line1"].clean(request.POST.get("line1", ""))
     except ValidationError:
         first = None  # not a line that may be built now
     if first is None:
         form.add_error("line1", _("Choose the first line, then a second one."))
-        return _board(request, seat, snapshot, form, status=400)
+        return _board(request, at, snapshot, form, status=400)
     second = MoveForm(
         initial={"version": snapshot.version, "line1": first},
         state=snapshot.state,
         seat=seat.position,
         first_line=first,
     )
-    return _board(request, seat, snapshot, second)
+    return _board(request, at, snapshot, second)
 
 
 def waiting_elsewhere(seat: Seat) -> dict | None:
-    """The game, other than this one, that has waited longest for this player's move
-    (their account's seats, or their address's): where to go next."""
+    """The other game that has waited longest for this player's move: where to go next."""
     if seat.is_bot or not seat.email:
         return None
     # Addresses are stored normalized (lower case): an exact match reads the email index.
@@ -183,10 +181,11 @@ def waiting_elsewhere(seat: Seat) -> dict | None:
     return {"title": other.game.display_name, "path": seat_path(other)}
 
 
-def _board(request, seat, snapshot, form, *, status=200, moved_on=False, error=None):
+def _board(request, at, snapshot, form, *, status=200, moved_on=False, error=None):
     """The page after a move that was not taken: rendered afresh, never cached."""
+    seat = at.seat
     token = request.resolver_match.kwargs["token"]
-    table = PageFacts.of(seat, token)
+    table = PageFacts.of(at, token)
     context = seat_page(snapshot, table, form)
     context["moved_on"] = moved_on
     context["error_form"] = error
@@ -199,7 +198,7 @@ def _board(request, seat, snapshot, form, *, status=200, moved_on=False, error=N
         "main": render_to_string("games/_board_main.html", context, request),
         "scripts": render_to_string("games/_board_scripts.html", context, request),
         "talk": talk_panel.panel(request, seat, token),
-        "consent": consent_panel.panel(seat, token),
+        "consent": consent_panel.panel(seat, token, snapshot, at.rows),
         "channels": channel_views.panel(request, seat, token),
     }
     return render(request, "games/board.html", page, status=409 if moved_on else status)
@@ -221,11 +220,8 @@ def join(request: HttpRequest, seat: Seat) -> HttpResponse:
 @ratelimits.per_client("fresh-link-client")
 @seat_link(revoked_too=True)
 def fresh_link(request: HttpRequest, seat: Seat) -> HttpResponse:
-    """Mail a fresh link to the seat's address; older links die when it is first used.
-
-    Works from a revoked link too. The answer is the same whether or not the address
-    was the seat's, so nobody learns who plays where.
-    """
+    """Mail a fresh link to the seat's address, even from a revoked link. The answer is the
+    same whether or not the address was the seat's, so nobody learns who plays where."""
     form = EmailForm(request.POST)
     if not form.is_valid():
         return render(

@@ -2,59 +2,78 @@
 
 from collections.abc import Callable
 from functools import wraps
+from typing import TypeVar
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
 
 from games.forms import EmailForm
-from games.links import BadLink, read_seat, seat_for_token
+from games.links import BadLink, admit, read_seat, read_token
 from games.models import Seat
+from games.pages.table_read import TableRead
 from games.words.languages import language_for
 
+Read = TypeVar("Read")
 
-def seat_link(
-    view: Callable | None = None,
-    *,
-    revoked_too: bool = False,
-    read: Callable[[int, int], Seat | None] = read_seat,
-):
-    """Resolve the view's ``token`` to its seat, or answer the bad-link page.
 
-    The view is called as ``view(request, seat, ...)``, in the seat's language. With
-    ``revoked_too``, a link that a newer one replaced still reaches the view with its seat
-    (asking for a fresh link must work from an old one). ``read`` reads the seat (see
-    games.links.seat_for_token).
-    """
+def seat_link(view: Callable | None = None, *, revoked_too: bool = False):
+    """Resolve the view's ``token`` to its seat, or answer the bad-link page. With
+    ``revoked_too`` a replaced link still works: asking for a fresh link must."""
 
     def decorate(view: Callable) -> Callable:
-        @wraps(view)
-        def wrapper(request: HttpRequest, token: str, *args, **kwargs) -> HttpResponse:
-            try:
-                # A POST through a fresh link makes it the seat's current link.
-                seat = seat_for_token(token, use=request.method == "POST", read=read)
-            except BadLink as exc:
-                if not (revoked_too and exc.seat is not None):
-                    return bad_link(request, token, exc)
-                seat = exc.seat
-            # For the request's log line (pbem/logs.py): which game and seat, no token.
-            request.log_context = {"game": seat.game_id, "seat": seat.position}
-            # The seat's player reads their own language, whatever the browser asks for.
-            language = language_for(seat)
-            with translation.override(language):
-                request.LANGUAGE_CODE = language
-                response = view(request, seat, *args, **kwargs)
-                response.headers["Content-Language"] = language
-            return response
-
-        return wrapper
+        return opened_by_link(view, read_seat, lambda seat: seat, revoked_too=revoked_too)
 
     return decorate(view) if view is not None else decorate
 
 
+def table_link(read: TableRead) -> Callable[[Callable], Callable]:
+    """As ``seat_link``, but the view gets the seat at its table, read in one statement."""
+
+    def decorate(view: Callable) -> Callable:
+        return opened_by_link(view, read, lambda at: at.seat)
+
+    return decorate
+
+
+def opened_by_link(
+    view: Callable,
+    read: Callable[[int, int], Read | None],
+    seat_of: Callable[[Read], Seat],
+    *,
+    revoked_too: bool = False,
+) -> Callable:
+    """``view`` behind its seat link, given what ``read`` reads."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, token: str, *args, **kwargs) -> HttpResponse:
+        found = None
+        try:
+            key = read_token(token)
+            found = read(key.game_id, key.position)
+            # A POST through a fresh link makes it the seat's current link.
+            use = request.method == "POST"
+            seat = admit(None if found is None else seat_of(found), key, use=use)
+        except BadLink as exc:
+            if not (revoked_too and exc.seat is not None):
+                return bad_link(request, token, exc)
+            seat = exc.seat
+        # For the request's log line, which must not hold the token.
+        request.log_context = {"game": seat.game_id, "seat": seat.position}
+        # The seat's player reads their own language, whatever the browser asks for.
+        language = language_for(seat)
+        with translation.override(language):
+            request.LANGUAGE_CODE = language
+            response = view(request, found, *args, **kwargs)
+            response.headers["Content-Language"] = language
+        return response
+
+    return wrapper
+
+
 def bad_link(request: HttpRequest, token: str, exc: BadLink) -> HttpResponse:
-    """A clear page for a link that does not open a seat: 403 when it was replaced by a
-    newer one (and a way to get that), 404 when it never was one."""
+    """A link that opens no seat: 403 with a way to a fresh one when it was replaced,
+    404 when it never was one."""
     context = {"reason": exc.reason, "token": token, "form": EmailForm()}
     status = 403 if exc.reason == "revoked" else 404
     if exc.seat is None:

@@ -41,12 +41,8 @@ def not_invited(names: str, count: int) -> str:
 @login_required
 @ratelimits.per_client("invite-client", account_group="invite-account")
 def new_game(request: HttpRequest) -> HttpResponse:
-    """Choose the board, options and time limits, and invite the players.
-
-    A player whose address is over its invitation limits gets a seat but no invitation;
-    the creator is told who.
-    """
-    # The creator's own zone and language to begin with.
+    """Choose the board, options and time limits, and invite the players; an address over
+    its invitation limits gets a seat but no invitation, and the creator is told."""
     initial = {
         "time_zone": request.user.timezone,
         "language": translation.get_language(),

@@ -1,10 +1,6 @@
 """Keeping an open board page current: a cheap version to poll, and "I have seen this".
 
-The board page's script (games/static/games/watch.js) polls ``version`` while the page is
-visible and reloads when the game moves on, so a player with the board open sees their
-turn arrive; and it posts ``seen`` when the page is visible at a version, so the
-your-turn email for a position the player has already seen is not sent. A GET never
-counts as seen: mail scanners and link previews open links too.
+A GET never counts as seen: mail scanners and link previews open links too.
 """
 
 from django import forms

@@ -1,9 +1,6 @@
 """Why a move is refused, in the player's words and language.
 
-The engine refuses a move with a stable code and the facts concerned
-(``rules.IllegalMove``); this module words it in the active language, naming lines and
-points as the board page does (``games.words.places``). Codes that only a record from outside
-can raise (a bad deal, a wrong score) keep the engine's own English words: only an
+Codes that only an imported record can raise keep the engine's English: only an
 operator reads them.
 """
 

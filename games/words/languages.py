@@ -1,10 +1,7 @@
 """Which language a player reads: the one place that decides.
 
-A player's own choice first (their account's, else the one they made on their board page),
-else the language of the game, chosen by its creator. Pages reached without a seat use the
-reader's account, else their language menu or browser (Django's LocaleMiddleware). Emails
-are rendered in the recipient's language when they are built, by a worker as much as by a
-web process.
+A player's own choice wins, else the game's language. Emails are built by workers as well
+as web processes, so they ask here rather than read the request's language.
 """
 
 from __future__ import annotations
@@ -32,9 +29,8 @@ def language_of(game: Game) -> str:
 
 
 def language_for_address(address: str, game: Game | None = None, asked_in: str = "") -> str:
-    """The language of an email to ``address`` that is not about a seat of theirs: their
-    account's choice, else the language they asked in (a sign-in link), else the game's
-    (an invitation), else the site's."""
+    """The language of an email to ``address`` not about a seat of theirs: their account's,
+    else the one they asked in, else the game's, else the site's."""
     account = User.objects.filter(email__iexact=address).values_list("language", flat=True).first()
     if known(account):
         return account

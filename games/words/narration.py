@@ -1,10 +1,4 @@
-"""Events in words: one sentence per event, for the replay page and every email.
-
-The one place where Railmail words what happened. The replay page describes each event;
-the your-turn email lists what the others did since the player's last turn, in the same
-sentences. Coloured track (the variant's lines only their builder may use) is called
-"coloured" everywhere.
-"""
+"""Events in words: one sentence per event, the same on the replay page and in every email."""
 
 from __future__ import annotations
 
@@ -63,7 +57,6 @@ def _start_placed(event: dict, state: rules.GameState, names: Names) -> str:
 
 def _track_built(event: dict, state: rules.GameState, names: Names) -> str:
     board = state.board
-    # "exclusive": the indexes, in "lines", of the lines built as coloured track.
     exclusive = set(event.get("exclusive") or ())
     lines = []
     for n, line in enumerate(event["lines"]):
@@ -118,7 +111,6 @@ AROUND_PLAY = {
     rules.SEAT_TAKEN_BACK: gettext_lazy("%(player)s plays again."),
     rules.CLOCK_PAUSED: gettext_lazy("%(player)s is away: their clock is paused."),
     rules.CLOCK_RESUMED: gettext_lazy("%(player)s is back: their clock runs again."),
-    # Consent at the table, and seats changing hands (games.services.consent, .substitutes).
     rules.TURN_TAKEN_BACK: gettext_lazy("%(player)s took back their last turn."),
     rules.TIME_GIVEN: gettext_lazy("%(player)s gave the player to move 24 more hours."),
     rules.END_AGREED: gettext_lazy("%(player)s agreed to end the game now."),
@@ -148,8 +140,7 @@ PHRASES: dict[str, Callable[[dict, rules.GameState, Names], str]] = {
 
 
 def describe(event: dict, state: rules.GameState, names: Names) -> str:
-    """One sentence saying what ``event`` did; ``state`` is the game's state after it (or
-    later in the same round: only the board is read from it)."""
+    """One sentence saying what ``event`` did; ``state`` is from the same round or later."""
     return PHRASES.get(event["type"], _around_play)(event, state, names)
 
 

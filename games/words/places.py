@@ -1,22 +1,9 @@
 """Names in words for every crossing point and line of a board, and reading them back.
 
-The one place that words where things are on a board, for lists and error messages on
-the board page, the move log, emails and the replies of play by email:
-
-- a city's point by the city: "Denver" ("München" in German);
-- any other point by the city nearest to it along the lines (the grid distance; nearer
-  by eye, then by name, breaks ties) and the steps from that city, in at most two of the
-  six directions of the board, the larger first: "2 east and 1 south-east of Denver"
-  ("2 Schritte östlich und 1 Schritt südöstlich von Denver", as a German player counts
-  them; the older "2 östlich und 1 südöstlich" still reads). Every point of the
-  hexagonal grid is one such sum from a given city, so every name is unique on its board;
-- a line by its two ends, the one first in the board's own order first: "Denver to 1
-  east of Denver" ("Denver bis 1 Schritt östlich von Denver").
-
-Names are worded in the active language. ``point_named`` and ``line_named`` read back
-the names of every language, forgiving of case, accents, spacing, a word or a dash
-between a line's ends in either order, a note in brackets after it, and the directions'
-short forms ("ne", "northeast", "nö").
+A point is its city or its steps from the nearest city ("2 east and 1 south-east of
+Denver"): on a hexagonal grid every such name is unique. A line is its two ends. Names
+are worded in the active language and read back forgivingly in any language, since
+players type them into email replies.
 """
 
 from __future__ import annotations
@@ -33,8 +20,7 @@ from django.utils.translation import gettext, npgettext, pgettext, pgettext_lazy
 from games import rules
 from games.words.city_names import city_name
 
-# The six directions of the grid, in order round the compass (each next to the next), as
-# steps of (column, row) with their names: see games.pages.drawing.xy for the geometry.
+# In order round the compass, as (column, row) steps: see games.pages.drawing.xy.
 DIRECTIONS = (
     ((1, 0), pgettext_lazy("direction", "east")),
     ((1, 1), pgettext_lazy("direction", "south-east")),
@@ -43,8 +29,7 @@ DIRECTIONS = (
     ((-1, -1), pgettext_lazy("direction", "north-west")),
     ((0, -1), pgettext_lazy("direction", "north-east")),
 )
-# What a reader may write for each direction, in any language (compared without accents,
-# so "südöstlich" is "sudostlich"), besides the names above in every language.
+# Short forms, compared without accents ("südöstlich" is "sudostlich").
 DIRECTION_WORDS = {
     "e": (1, 0),
     "east": (1, 0),
@@ -100,8 +85,7 @@ class UnknownPlace(ValueError):
 
 
 def _offsets(dc: int, dr: int) -> list[tuple[int, int]]:
-    """(dc, dr) as counts of steps in at most two neighbouring directions (by index into
-    DIRECTIONS), the larger first."""
+    """(dc, dr) as steps in at most two neighbouring directions, the larger first."""
     for i, ((c1, r1), _name) in enumerate(DIRECTIONS):
         (c2, r2), _name2 = DIRECTIONS[(i + 1) % 6]
         det = c1 * r2 - c2 * r1
@@ -203,7 +187,7 @@ def line_label(board: rules.Board, line_id: int) -> str:
 
 @cache
 def _line_labels(board: rules.Board, language: str | None) -> tuple[str, ...]:
-    # Worded once per board and language: a move form lists up to a few hundred lines.
+    # A move form lists hundreds of lines.
     with translation.override(language):
         double = gettext("%(line)s (double line, costs 2)")
         single = gettext("%(line)s (costs 1)")
@@ -224,8 +208,7 @@ def _key(text: str) -> str:
 def _readable(
     board: rules.Board,
 ) -> tuple[dict[str, int], dict[str, int], dict[str, tuple[int, int]]]:
-    """What a reader may write, in every language: the names of points and of cities (to
-    their point indexes), and the words for directions (to their steps)."""
+    """Every name of a point or city, and every direction word, in every language."""
     names: dict[str, int] = {}
     cities: dict[str, int] = {}
     for language, _name in settings.LANGUAGES:
@@ -316,8 +299,7 @@ def looks_like_a_line(text: str) -> bool:
 
 
 def line_named(board: rules.Board, text: str) -> int:
-    """The id of the line ``text`` names (its two ends, either way round); raises
-    UnknownPlace saying why not."""
+    """The id of the line ``text`` names (ends either way round); raises UnknownPlace."""
     bare = NOTE.sub("", text.strip())
     ends = ENDS.split(bare)
     if len(ends) != 2 or not all(end.strip() for end in ends):
@@ -340,8 +322,7 @@ def line_named(board: rules.Board, text: str) -> int:
 
 @cache
 def _place_words(board: rules.Board) -> tuple[frozenset[str], tuple[str, ...]]:
-    """Every word of every point's name in every language, the directions and the joining
-    words; and the cities' names (as compared)."""
+    """Every word that may be part of a place name, and the cities' names (as compared)."""
     names, cities, directions = _readable(board)
     words = {word for name in names for word in re.findall(r"\w+", name)}
     words |= set(directions) | set(LINE_WORDS) | set(AND_WORDS) | set(OF_WORDS)
@@ -350,8 +331,7 @@ def _place_words(board: rules.Board) -> tuple[frozenset[str], tuple[str, ...]]:
 
 
 def only_place_words(board: rules.Board, text: str) -> bool:
-    """Whether ``text`` is only names of places of ``board`` ("Denver to Omaha", "Seattle")
-    with at least one city: a move written without its keyword."""
+    """Whether ``text`` is only place names with a city: a move without its keyword."""
     words, cities = _place_words(board)
     key = _key(text)
     found = re.findall(r"\w+", key)

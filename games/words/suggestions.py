@@ -1,15 +1,8 @@
 """Moves offered to a player to play with one tap or one reply: the strong bot's three best
 different ideas for their seat, numbered and said in words.
 
-Each is said as the lines it builds (as the board page names them, joined by "and", so
-that "move:" and the same words play it by reply), then what it does: "joins Denver";
-"two tracks toward Chicago, on Bruno's line"; "a double line toward Omaha: the whole
-turn", and how far the city it heads for is left then, in tracks and turns. "Toward" is
-literal: the move shortens the way to that city by all it builds (``games.bots.ideas``).
-
-They are computed from the position alone (the bot sees only the seat's own cities), so
-the suggestions of a position are the same whenever they are asked for: the email that
-offered them and the reply that picks one agree without storing anything.
+Computed from the position alone, so the email that offered them and the reply that picks
+one agree without storing anything.
 """
 
 from __future__ import annotations
@@ -65,7 +58,8 @@ def far(tracks: int) -> str:
 
 
 def idea_words(state: rules.GameState, idea: Idea, names: Sequence[str] | None = None) -> str:
-    """A suggestion in words: its lines, then what it does (see the module's docstring)."""
+    """A suggestion in words: its lines (so that "move:" and the same words play it by
+    reply), then what it does."""
     board = state.board
     move = idea.move
     if isinstance(move, rules.PlaceStart):

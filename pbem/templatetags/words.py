@@ -1,18 +1,5 @@
-"""Times in words, the same on every page and in every email.
-
-    {% load words %}
-    {{ game.time_per_move|duration }}          -> "2 days", "1 day, 6 hours"
-    {% deadline game.deadline zone %}          -> "in 2 days, 3 hours (Tue 25 Nov, 18:00 CET)"
-                                                  ("... 18:00 MEZ" to a German reader)
-    {{ names|and_list }}                       -> "Ada, Bob and Cy" ("Ada, Bob und Cy")
-    {{ moment|when }}                          -> "Tue 25 Nov, 18:00" ("Di 25. Nov., 18:00")
-    {{ moment|ago }}                           -> "just now", "5 minutes ago"
-    {{ seat.bot_level|bot_level }}             -> "Strong" ("Stark")
-
-Built on Django's ``timesince`` (translated with the rest of Django) and the time zone
-database: never a ``timedelta`` printed as "2 days, 0:00:00", never a deadline in UTC
-when the reader lives elsewhere. Everything is worded in the active language: the formats
-are translated strings, so a translator gives the German order ("Di 25. Nov., 18:00").
+"""Times in words, the same on every page and in every email, in the reader's zone and
+language: never a ``timedelta`` as "2 days, 0:00:00", never a deadline in UTC.
 """
 
 from __future__ import annotations
@@ -30,6 +17,7 @@ from django.utils.translation import gettext, pgettext
 
 from games.words import bot_levels
 from games.words.time_zones import zone
+from helpers import clock_source
 from helpers.text import and_list
 
 register = template.Library()
@@ -40,7 +28,7 @@ def duration(value: timedelta | None) -> str:
     """A length of time in words, to two units: "2 days", "1 day, 6 hours"."""
     if not value:
         return ""
-    now = timezone.now()
+    now = clock_source.now()
     return timesince(now - value, now, depth=2)
 
 
@@ -50,7 +38,7 @@ def deadline(value: datetime | None, zone_name: str = "UTC", now: datetime | Non
     if value is None:
         return ""
     when = local_time(value, zone_name)
-    now = now or timezone.now()
+    now = now or clock_source.now()
     if value <= now:
         return gettext("now (%(when)s)") % {"when": when}
     return gettext("in %(time)s (%(when)s)") % {
@@ -69,9 +57,8 @@ def local_time(value: datetime | None, zone_name: str = "UTC") -> str:
 
 
 def zone_abbreviation(local: datetime) -> str:
-    """The short name of the zone ``local`` is in, as the active language writes it: the
-    CLDR's (through Babel), so German readers see "MEZ"/"MESZ"; where that language has
-    no short name for the zone (CLDR then gives an offset), the zone database's ("EST")."""
+    """The zone's short name in the active language (CLDR: "MEZ" in German), else the zone
+    database's ("EST") where CLDR has none and would give an offset."""
     language = translation.to_locale(translation.get_language() or settings.LANGUAGE_CODE)
     try:
         name = format_datetime(local, "zzz", locale=language)
@@ -97,7 +84,7 @@ def ago(value: datetime | None, now: datetime | None = None) -> str:
     minutes ago"), else "5 minutes ago", "2 hours, 3 minutes ago"."""
     if value is None:
         return ""
-    now = now or timezone.now()
+    now = now or clock_source.now()
     if now - value < timedelta(minutes=1):
         return gettext("just now")
     return gettext("%(time)s ago") % {"time": timesince(value, now, depth=2)}

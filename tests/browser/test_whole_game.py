@@ -2,7 +2,9 @@
 strong and a greedy bot: by thumb at 390 px in German, by a player with only links; by
 mouse at 1280 px in English, by a signed-in player. Every move goes in through the board
 (the bar under it), never the plain form; screenshots of each round's first move and of
-the end land in test-artifacts/."""
+the end land in test-artifacts/. On the way, the player opens the list of every move on the
+board page, and at the end steps through the replay from it, each step without a page
+load."""
 
 import random
 
@@ -17,7 +19,7 @@ from games.links import seat_path
 from games.models import Game
 from games.services import SeatSpec, create_game, load_state, random_deal, start_game
 from tests.browser.axe import serious_violations
-from tests.browser.board_moves import play_move
+from tests.browser.board_moves import in_view, play_move
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -60,6 +62,8 @@ def play_whole_game(page, live_server, artifacts, game, *, name: str, touch: boo
             rounds.add(state.round)
             if state.round > 1:  # the round just ended is shown above the live board
                 assert page.locator("#round-summary[open]").count() == 1
+                if state.round == 2:  # checked by axe with the rest of the page
+                    see_every_move(page, artifacts, game, name=name, touch=touch)
                 assert serious_violations(page) == []
             page.screenshot(path=str(artifacts / f"{name}-round-{state.round}.png"))
         move = greedy_move(state, 0)
@@ -78,6 +82,96 @@ def play_whole_game(page, live_server, artifacts, game, *, name: str, touch: boo
     return game
 
 
+def press(locator, touch: bool) -> None:
+    """A tap on a phone, a click with the mouse."""
+    if touch:
+        locator.tap()
+    else:
+        locator.click()
+
+
+def open_move_list(page, touch: bool):
+    """The board page's list of every move, opened (fetched through the seat link)."""
+    press(page.locator("#every-move > summary"), touch)
+    items = page.locator("#every-move ol.moves li")
+    items.first.wait_for()
+    return items
+
+
+def see_every_move(page, artifacts, game, *, name: str, touch: bool) -> None:
+    """Seat 0 opens the list of every move on the board page of a running game (left open:
+    the page reloads with the next move)."""
+    events = game.engine_events()
+    items = open_move_list(page, touch)
+    assert items.count() == len(events)
+    links = page.locator("#every-move ol.moves a")
+    assert links.last.get_attribute("href").endswith(f"history/?move={len(events)}")
+    # The latest move in view, at the foot of the list.
+    assert page.evaluate(
+        """() => { const ol = document.querySelector("#every-move ol");
+                   return ol.scrollTop + ol.clientHeight >= ol.scrollHeight - 1; }"""
+    )
+    page.locator("#every-move").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / f"{name}-every-move.png"))
+    page.evaluate("window.scrollTo(0, 0)")
+
+
+def shown_move(page) -> int:
+    return int(page.locator("#event").get_attribute("data-seq"))
+
+
+def step_to(page, action, seq: int) -> None:
+    """Do ``action`` and wait for the replay to show move ``seq``."""
+    action()
+    page.wait_for_selector(f'#event[data-seq="{seq}"]')
+    assert page.url.endswith(f"?move={seq}")
+    current = page.locator(".move-list a[aria-current]")
+    assert current.count() == 1 and current.get_attribute("href").endswith(f"?move={seq}")
+
+
+def step_through_the_replay(page, artifacts, game, *, name: str, touch: bool) -> None:
+    """From the board page's list to the replay at the last move of round 1; then steps by
+    the replay's own links, keys and list, and Back and Forward, none loading a page."""
+    events = game.engine_events()
+    scored = next(e["seq"] for e in events if e["type"] == rules.ROUND_SCORED)
+    open_move_list(page, touch)
+    link = page.locator(f'#every-move a[href$="?move={scored - 1}"]')
+    with page.expect_navigation():
+        press(link, touch)
+    assert shown_move(page) == scored - 1
+    # A page load would forget this.
+    page.evaluate("window.stepMarker = 'still here'")
+    board_lines = page.locator('[data-frame-part="board"] svg.board > g.lines > *').count()
+    assert board_lines > 0
+    nav = '[data-frame-part="nav"]'
+    step_to(page, lambda: press(page.locator(f'{nav} a[rel="next"]'), touch), scored)
+    # The board and the players moved on with the words: round 1 scored.
+    assert (
+        page.locator('[data-frame-part="board"]').get_attribute("aria-label").endswith(str(scored))
+    )
+    if not touch:
+        step_to(page, lambda: page.keyboard.press("ArrowLeft"), scored - 1)
+        step_to(page, lambda: page.keyboard.press("End"), len(events))
+    step_to(page, lambda: press(page.locator('.move-list a[href$="?move=2"]'), touch), 2)
+    if touch:  # the list is under the board: the step brings the board back into view
+        assert in_view(page, '[data-frame-part="nav"]')
+    step_to(page, page.go_back, len(events) if not touch else scored)
+    step_to(page, page.go_forward, 2)
+    assert page.evaluate("window.stepMarker") == "still here"
+    step_to(page, lambda: press(page.locator(f'{nav} a[rel="next"]'), touch), 3)
+    # A step brings the board without its lines and crossing points: the page's stay.
+    assert page.locator('[data-frame-part="board"] svg.board > g.lines > *').count() == board_lines
+    assert page.locator("svg.board").count() == 1
+    page.screenshot(path=str(artifacts / f"{name}-replay-step.png"))
+    assert serious_violations(page) == []
+    page.set_viewport_size({"width": 360, "height": 780})
+    scroll, width = page.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert scroll <= width, "the replay scrolls sideways at 360 px"
+    assert page.evaluate("window.stepMarker") == "still here"
+
+
 def test_a_whole_game_by_thumb_at_390_px_in_german(browser, live_server, artifacts, monkeypatch):
     monkeypatch.setattr(random_deal, "rng", random.Random(SEED))
     game = new_game("de")
@@ -94,6 +188,7 @@ def test_a_whole_game_by_thumb_at_390_px_in_german(browser, live_server, artifac
         "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
     )
     assert scroll <= width
+    step_through_the_replay(page, artifacts, game, name="whole-game-phone-de", touch=True)
     context.close()
 
 
@@ -112,4 +207,5 @@ def test_a_whole_game_by_mouse_at_1280_px_in_english(browser, live_server, artif
         page, live_server, artifacts, game, name="whole-game-desktop-en", touch=False
     )
     assert "The game is over." in page.locator("#status").inner_text()
+    step_through_the_replay(page, artifacts, game, name="whole-game-desktop-en", touch=False)
     context.close()

@@ -24,7 +24,8 @@ from games.links import seat_path
 from games.models import Game
 from games.services import plans, random_deal
 from games.words import suggestions
-from notifications import channels, emails
+from notifications import channel_delivery, emails
+from notifications.models import ChannelNotice
 from tests.conftest import delivered
 
 pytestmark = pytest.mark.django_db
@@ -126,6 +127,11 @@ def warm_caches(client, game, viewer):
             client.get(path + "history/")
             client.get(path + "history/?move=2")
             client.get(path + "record.json")
+            client.get(path + "moves/")
+            client.get(path + "moves/list/")
+            client.get(path + "history/frame/?move=2")
+            client.get(path + f"history/frame/?move={game.version}")
+            client.get(path + "plan/route/")
 
 
 def reachable(client, game, viewer):
@@ -138,7 +144,14 @@ def reachable(client, game, viewer):
     if state.seat_to_move == viewer:
         out["illegal"] = client.post(path, {"version": game.version, "line1": 0}).content.decode()
     out["stale"] = client.post(path, {"version": 0, "point": 0}).content.decode()
-    for name in ("games:seat_replay", "games:seat_record"):
+    # The list of every move (its page, and as the board page fetches it) and the
+    # replay's steps, the latest included.
+    for name in ("games:seat_moves", "games:seat_move_list"):
+        out[name] = client.get(reverse(name, args=[token])).content.decode()
+    frame = reverse("games:seat_replay_frame", args=[token])
+    for move in (2, game.version):
+        out[f"step {move}"] = client.get(frame, {"move": move}).content.decode()
+    for name in ("games:seat_replay", "games:seat_record", "games:plan_route"):
         try:
             url = reverse(name, args=[token])
         except NoReverseMatch:
@@ -153,11 +166,22 @@ def reachable(client, game, viewer):
         message = delivered(row)
         assert message.status == message.Status.SENT, message.error
         out[f"email {message.kind}"] = message.subject + message.body_text + message.body_html
-    # Channel messages (notifications.channels): the seat's own, and the table's.
-    notice = channels.turn_notice(game, seat)
-    out["channel personal"] = notice.title + notice.body
-    notice = channels.turn_notice(game)
-    out["channel table"] = notice.title + notice.body
+    # Channel messages, built as their delivery builds them (notifications.channel_delivery):
+    # the seat's own turn notice and a nudge, the table's, and news of the latest event.
+    kinds = [
+        (channel_delivery.TABLE_TURN, None, {"version": game.version}),
+        (channel_delivery.NEWS, seat, {"seq": game.version}),
+    ]
+    if state.seat_to_move == viewer:
+        kinds.append((channel_delivery.YOUR_TURN, seat, {"version": game.version}))
+        other = (viewer + 1) % len(state.scores)
+        kinds.append((channel_delivery.NUDGE, seat, {"by": other, "seq": game.version}))
+    for kind, reader, facts in kinds:
+        notice = channel_delivery.build(
+            ChannelNotice(game=game, seat=reader, kind=kind, facts=facts)
+        )
+        assert notice is not None, kind
+        out[f"channel {kind}"] = notice.title + notice.body
     return {key: normalise(value, game) for key, value in out.items()}
 
 

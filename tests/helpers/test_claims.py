@@ -3,11 +3,13 @@
 
 import pytest
 from django.db import IntegrityError, connection, transaction
+from django.db.models.signals import post_save
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.models import Event, Game
 from helpers.claims import Claim, claim_and_insert
+from notifications import emails
 from notifications.models import Message
 from tests.factories import GameFactory
 
@@ -18,8 +20,8 @@ def new_event(game, seq, kind="turn_passed"):
     return Event(game=game, seq=seq, type=kind, data={"seat": 0}, created_at=timezone.now())
 
 
-def new_message(game, to, event="v1"):
-    return Message(to=to, game=game, event=event, kind="your_turn", facts={"n": 1})
+def new_message(game, to, event="v1", status=Message.Status.PENDING):
+    return Message(to=to, game=game, event=event, kind="your_turn", facts={"n": 1}, status=status)
 
 
 def claim_title(game, version, title="claimed"):
@@ -116,7 +118,8 @@ def test_on_postgresql_the_statement_is_a_transaction_of_its_own():
         assert claim_and_insert(
             claim_title(game, game.version),
             [new_event(game, game.version + 1)],
-            [new_message(game, "a@example.org")],
+            # Suppressed: its post_save queues no delivery, which would run at once here.
+            [new_message(game, "a@example.org", status=Message.Status.SUPPRESSED)],
         )
     assert len(queries) == 1  # no BEGIN, no COMMIT
     # What waits for the commit runs now: the statement has committed.
@@ -149,3 +152,26 @@ def test_on_postgresql_it_is_one_statement():
     # transaction usable); the writes themselves are one statement.
     writes = [q["sql"] for q in queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
     assert len(writes) == 1
+
+
+def test_each_inserted_row_gets_post_save_as_save_gives_it_and_a_skipped_one_none():
+    game = GameFactory()
+    emails.write(new_message(game, "before@example.org"))  # written before: skipped below
+    heard = []
+
+    def hear(sender, instance, created, using, **kwargs):
+        heard.append((sender, instance.pk, created, using))
+
+    post_save.connect(hear, sender=Message)
+    post_save.connect(hear, sender=Event)
+    try:
+        event = new_event(game, game.version + 1)
+        mails = [new_message(game, "before@example.org"), new_message(game, "new@example.org")]
+        assert claim_and_insert(claim_title(game, game.version), [event], mails)
+        stale = [new_message(game, "late@example.org")]
+        assert not claim_and_insert(claim_title(game, game.version + 5), [], stale)
+    finally:
+        post_save.disconnect(hear, sender=Message)
+        post_save.disconnect(hear, sender=Event)
+    assert mails[0].pk is None
+    assert heard == [(Event, event.pk, True, "default"), (Message, mails[1].pk, True, "default")]

@@ -36,12 +36,11 @@ def every_kind() -> dict[str, Message]:
             in_reply_to="<reply-1@mail.example.com>",
         ),
     }
+    # A digest reader, awaited in a game of their own (their turn emails are dropped).
     reader = UserFactory(email_mode="daily_digest", email="dee@example.org")
-    game.seats.filter(position=game.seat_to_move).update(user=reader, email=reader.email)
-    # Mail for a seat goes to its address (compose drops a row for a former one).
-    Message.objects.filter(seat__game=game, seat__position=game.seat_to_move).update(
-        to=reader.email
-    )
+    waiting = GameFactory()
+    Game.objects.filter(pk=waiting.pk).update(title="Sunday game")
+    waiting.seats.filter(position=waiting.seat_to_move).update(user=reader, email=reader.email)
     rows["digest"] = emails.digest(reader.email, timezone.now().date())
     finished = GameFactory(seats=2)
     while finished.status != "finished":
@@ -60,4 +59,11 @@ def every_kind() -> dict[str, Message]:
     channel = Channel.objects.create(url="ntfys://ntfy.sh/friday-game", seat=seats[1])
     rows["channel_confirm"] = emails.channel_confirm(seats[1], channel)
     rows["channel_off"] = emails.channel_off(seats[1].email, channel)
+    # A game waiting for its players: a first invitation (what the game is, its rules),
+    # and the creator told that an invited player declined.
+    waiting = GameFactory(created_by=creator, started=False, options={"exclusive_tracks": 3})
+    waiting.seats.filter(position=1).update(joined_at=None)
+    invited = waiting.seats.get(position=1)
+    rows["invitation_first"] = emails.invitation(invited)
+    rows["seat_declined"] = emails.seat_declined(invited)[0]
     return rows

@@ -137,14 +137,34 @@ def test_a_failing_channel_is_retried_with_backoff_then_turned_off_and_its_owner
     assert "json://127.0.0.1/…" in text and str(port) not in text
 
 
-def test_a_test_may_be_sent_once_a_minute(game, servers):
+def test_the_test_button_sends_once_a_minute_and_only_once_the_channel_is_confirmed(
+    client, game, servers
+):
     hook = servers()
     bo = game.seats.get(position=1)
     channel = channel_settings.add_for_seat(bo, f"json://127.0.0.1:{hook.port}/")
-    assert channel_settings.send_test(channel)
-    with pytest.raises(channel_settings.Refused, match="less than a minute ago"):
-        channel_settings.send_test(channel)
+    test_path = seat_path(bo).replace("/s/", "/mail/seat/") + f"channels/{channel.pk}/test/"
+
+    def press() -> str:
+        return client.post(test_path, follow=True).content.decode()
+
+    assert "Confirm the channel from your email first" in press()
+    assert not hook.requests  # an address only typed through a link gets nothing
+    channel_settings.confirm(channel.token)
+    assert "The test was sent." in press()
+    assert "less than a minute ago" in press()
     assert len(hook.requests) == 1
+    assert hook.requests[0][2]["title"] == "Railmail test"
+
+
+def test_a_seat_may_have_three_channels_each_confirmed_by_an_email(game):
+    bo = game.seats.get(position=1)
+    for n in range(channel_settings.SEAT_CHANNELS):
+        channel_settings.add_for_seat(bo, f"ntfys://ntfy.example.org/topic-{n}")
+    with pytest.raises(channel_settings.Refused, match="as many channels as it may"):
+        channel_settings.add_for_seat(bo, "ntfys://ntfy.example.org/one-more")
+    confirmations = Message.objects.filter(kind=emails.CHANNEL_CONFIRM, to=bo.email)
+    assert confirmations.count() == channel_settings.SEAT_CHANNELS
 
 
 def test_a_seats_channels_go_when_it_changes_hands_or_its_links_are_renewed(game):
@@ -182,3 +202,117 @@ def test_an_account_adds_a_channel_for_all_its_seats(client, game, servers):
     assert channel in channel_delivery.personal_channels(ada)
     client.post("/mail/channels/", {"action": "remove", "channel": channel.pk})
     assert not Channel.objects.filter(user=ada_user).exists()
+
+
+def test_a_players_notices_and_nudges_wait_for_the_end_of_their_quiet_hours(
+    game, servers, django_capture_on_commit_callbacks, mailoutbox
+):
+    from games.services import clock, consent
+    from notifications import tasks
+    from tests.notifications.test_channels import no_hand_in
+
+    ntfy, gotify = servers(answer=b'{"id":"1"}'), servers(answer=b'{"id":1}')
+    ada, bo = game.seats.order_by("position")
+    mine = channel_settings.add_for_seat(bo, f"ntfy://127.0.0.1:{ntfy.port}/bo-railmail")
+    channel_settings.confirm(mine.token)
+    channel_settings.add_for_table(game, ada, f"gotify://127.0.0.1:{gotify.port}/TableToken")
+    now = timezone.now()
+    awake = (now + timedelta(hours=2)).replace(second=0, microsecond=0)
+    clock.set_quiet_hours(bo, "UTC", (now - timedelta(hours=1)).time(), awake.time())
+    game.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        game = play_turn(game)  # Ada places her marker: Bo's turn, in his quiet hours
+    with django_capture_on_commit_callbacks(execute=True):
+        consent.nudge(ada)
+    # The table's channel is nobody's: it hears at once. Bo's waits for him to wake.
+    assert len(gotify.requests) == 1 and not ntfy.requests
+    waiting = ChannelNotice.objects.filter(channel=mine).order_by("kind")
+    assert [(n.kind, n.status, n.next_attempt_at) for n in waiting] == [
+        ("nudge", "pending", awake),
+        ("your_turn", "pending", awake),
+    ]
+    assert all(n.attempts == 0 for n in waiting)  # waiting is not a failed attempt
+    [nudge_mail] = Message.objects.filter(to=bo.email, event__startswith="nudge")
+    assert nudge_mail.next_attempt_at == awake
+    sent_before = len(mailoutbox)
+    # The minute's sweep just before he wakes sends nothing of his; at the end, all.
+    tasks.sweep_outbox((awake - timedelta(minutes=1)).isoformat())
+    assert not ntfy.requests and len(mailoutbox) == sent_before
+    tasks.sweep_outbox(awake.isoformat())
+    assert {n.status for n in ChannelNotice.objects.filter(channel=mine)} == {"sent"}
+    assert len(ntfy.requests) == 2
+    bodies = [body["message"] for _path, _headers, body in ntfy.requests]
+    assert any("reminds you of your move" in body for body in bodies)
+    for body in bodies:
+        no_hand_in(body, game)
+    assert len(mailoutbox) == sent_before + 1
+    assert "reminds you of your move" in mailoutbox[-1].subject
+
+
+def test_a_turn_notice_waits_the_emails_grace_and_a_look_at_the_board_drops_it(
+    game, servers, settings, django_capture_on_commit_callbacks
+):
+    from games.services.seats import record_seen
+    from notifications import tasks
+    from tests.notifications.test_channels import no_hand_in
+
+    settings.RAILMAIL_TURN_EMAIL_GRACE = 120
+    hook = servers()  # Apprise's JSON webhook, through the outbox
+    bo = game.seats.get(position=1)
+    mine = channel_settings.add_for_seat(bo, f"json://127.0.0.1:{hook.port}/hooks/bo")
+    channel_settings.confirm(mine.token)
+    game.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        game = play_turn(game)  # Bo's turn
+    [turn] = ChannelNotice.objects.filter(channel=mine)
+    assert turn.next_attempt_at > timezone.now() + timedelta(seconds=100)
+    bo.refresh_from_db()  # as his board page reads it
+    with django_capture_on_commit_callbacks(execute=True):
+        record_seen(bo, game.version)  # he looks at his board, and leaves without moving
+    later = timezone.now() + timedelta(minutes=3)
+    tasks.sweep_outbox(later.isoformat())
+    turn.refresh_from_db()
+    assert turn.status == "dropped" and not hook.requests
+    # An hour after his look, as his email does, his channel hears of the turn after all.
+    [after_a_look] = ChannelNotice.objects.filter(channel=mine, event__endswith="-seen")
+    tasks.sweep_outbox((later + timedelta(hours=1)).isoformat())
+    after_a_look.refresh_from_db()
+    assert after_a_look.status == "sent" and len(hook.requests) == 1
+    [(path, headers, body)] = hook.requests
+    assert path == "/hooks/bo" and headers["Content-Type"].startswith("application/json")
+    assert body["title"].startswith("Your turn") and "/s/" in body["message"]
+    no_hand_in(body["message"], game)
+
+
+def test_a_digest_reader_gets_no_turn_notice_on_his_channel(
+    game, servers, django_capture_on_commit_callbacks
+):
+    from notifications.models import MailPreference
+
+    hook = servers()
+    bo = game.seats.get(position=1)
+    channel = channel_settings.add_for_seat(bo, f"json://127.0.0.1:{hook.port}/")
+    channel_settings.confirm(channel.token)
+    MailPreference.objects.create(address=bo.email, digest=True)
+    game.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        play_turn(game)  # Bo's turn: he reads a digest, asked when the notice is delivered
+    [turn] = ChannelNotice.objects.filter(channel=channel, kind="your_turn")
+    assert turn.status == "dropped" and not hook.requests
+
+
+def test_a_muted_game_sends_no_news_to_the_players_channels_but_still_their_turn(game):
+    from games import rules
+    from games.models import Event, Seat
+
+    ada, bo = game.seats.order_by("position")
+    for seat in (ada, bo):
+        channel = channel_settings.add_for_seat(seat, "ntfys://ntfy.example.org/topic")
+        channel_settings.confirm(channel.token)
+    Seat.objects.filter(pk=bo.pk).update(notices_muted=True)  # as the board page mutes
+    seats = list(game.seats.order_by("position"))
+    scored = Event(game=game, seq=game.version + 1, type=rules.ROUND_SCORED, data={"round": 1})
+    rows = channel_delivery.notices_for(game, load_state(game), [scored], seats)
+    assert [(row.seat.position, row.kind) for row in rows] == [(0, "news")]
+    [turn] = channel_delivery.your_turn_notices(game, seats[1], game.version)
+    assert turn.kind == "your_turn" and turn.seat == seats[1]

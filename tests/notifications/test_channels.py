@@ -200,7 +200,26 @@ def test_a_masked_url_never_shows_a_secret():
     assert "pass" not in channels.masked("matrixs://user:pass@matrix.org/#room")
 
 
-def test_apprises_logger_never_logs_urls():
+def test_apprises_logger_never_logs_urls(private_allowed, caplog):
     import logging
 
+    from tests.mail_servers import recording_api
+
     assert logging.getLogger("apprise").getEffectiveLevel() >= logging.WARNING
+    # A refused send: Apprise's own warning names the topic (an ntfy topic is its secret).
+    with recording_api(500) as (base, _requests), caplog.at_level(logging.DEBUG):
+        url = base.replace("http://", "ntfy://") + "secret-topic-4711"
+        assert not channels.send(channels.check_url(url), channels.Notice("t", "b"))
+    assert any(r.name == "apprise" and r.levelno >= logging.WARNING for r in caplog.records)
+    assert "secret-topic-4711" not in caplog.text and str(url) not in caplog.text
+
+
+def test_a_send_is_refused_when_the_host_is_private_by_then(service, settings):
+    # Taken while allowed (as a public name that later points home would be), then sent
+    # when private addresses are not allowed: nothing leaves.
+    hook = service()
+    settings.RAILMAIL_CHANNELS_ALLOW_PRIVATE = True
+    url = channels.check_url(f"json://127.0.0.1:{hook.port}/")
+    settings.RAILMAIL_CHANNELS_ALLOW_PRIVATE = False
+    assert not channels.send(url, channels.Notice("t", "b"))
+    assert not hook.requests

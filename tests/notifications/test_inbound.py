@@ -9,6 +9,7 @@ from contextlib import contextmanager
 import pytest
 from aiosmtpd.controller import Controller
 from django.core import mail
+from django.db import connections
 from django.test import Client
 from django.utils import translation
 from django.utils.translation import gettext
@@ -120,6 +121,28 @@ def test_a_reply_with_a_number_plays_that_suggestion(receiver, table):
     assert last["type"] in (rules.START_PLACED, rules.TRACK_BUILT)
     if isinstance(second.move, rules.PlaceStart):
         assert tuple(last["point"]) == second.move.point
+
+
+def test_a_reply_while_the_database_is_away_is_deferred_not_bounced(receiver, table):
+    """A database restart must not bounce a reply: the receiver answers 451 (try again
+    later), and the sender's MTA delivers it once the database is back."""
+    raw = raw_reply(
+        sender=table.ada.email, to=table.reply_to, first_lines="1", ours=table.email.body
+    )
+    # The receiver's next connection goes to a port where nothing listens: refused, as
+    # while PostgreSQL restarts. (Each reply closes its connection when done.)
+    database = connections["default"].settings_dict
+    port = database["PORT"]
+    database["PORT"] = str(closed_port())
+    try:
+        with pytest.raises(smtplib.SMTPDataError) as answer, smtp(receiver) as client:
+            client.sendmail(table.ada.email, [table.reply_to], raw)
+    finally:
+        database["PORT"] = port
+    assert answer.value.smtp_code == 451
+    assert not table.moved()
+    assert send(receiver, raw, table.reply_to) == "played"  # tried again: played once
+    assert table.moved()
 
 
 @pytest.mark.parametrize("client, position", LAYOUTS)

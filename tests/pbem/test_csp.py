@@ -46,6 +46,7 @@ def test_every_page_has_a_strict_policy(client):
         client.get(reverse("games:replay", args=[finished.pk])),
         client.get(seat_path(seat)),
         client.get(reverse("games:seat_replay", args=[seat_path(seat).split("/")[2]])),
+        client.get(reverse("games:seat_moves", args=[seat_path(seat).split("/")[2]])),
         client.get("/s/not-a-token/"),  # the bad-link page (404)
         signed_in.get(reverse("games:new")),
         signed_in.get(reverse("accounts:preferences")),
@@ -101,6 +102,12 @@ def test_every_page_and_download_that_shows_a_hand_is_never_stored(client):
         client.get(reverse("games:seat_record", args=[token])),
         player.get(reverse("games:replay", args=[game.pk])),
         player.get(reverse("games:record", args=[game.pk])),
+        # The list of every move (its page and the board page's fragment), the replay's
+        # steps (through the link, and for the signed-in player).
+        client.get(reverse("games:seat_moves", args=[token])),
+        client.get(reverse("games:seat_move_list", args=[token])),
+        client.get(reverse("games:seat_replay_frame", args=[token]), {"move": 1}),
+        player.get(reverse("games:replay_frame", args=[game.pk]), {"move": 1}),
     ]:
         assert response.status_code == 200
         assert no_store(response), response.get("Cache-Control")
@@ -109,3 +116,5 @@ def test_every_page_and_download_that_shows_a_hand_is_never_stored(client):
 def test_a_finished_games_public_replay_may_be_cached(client):
     finished = simulated_game(seed=1)
     assert not no_store(client.get(reverse("games:replay", args=[finished.pk])))
+    step = client.get(reverse("games:replay_frame", args=[finished.pk]), {"move": 1})
+    assert step.status_code == 200 and not no_store(step)

@@ -1,10 +1,11 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
-from django.utils import timezone
 
-from games import rules
-from games.derived.projection import differences, log_digest, project
+from games.derived import snapshots
+from games.derived.projection import differences, project
 from games.models import Game
+from games.services.event_log import seats_at_table
+from helpers import clock_source
 
 
 class Command(BaseCommand):
@@ -34,9 +35,12 @@ class Command(BaseCommand):
                     continue
                 # Replayed in full, never from a cached snapshot: this checks the columns
                 # (the log's digest among them) against the log itself.
-                events = game.engine_events()
-                projection = project(game, rules.replay(events), last_event)
-                projection["log_digest"] = log_digest(events)
+                after = snapshots.EMPTY.then(game.engine_events())
+                seats = seats_at_table(game)
+                projection = project(
+                    game, after.state, last_event, seats, clock=after.clock, unwritten=()
+                )
+                projection["log_digest"] = after.digest
                 changed = differences(game, projection)
                 if not changed:
                     continue
@@ -52,7 +56,7 @@ class Command(BaseCommand):
                     fields = list(changed)
                     if "deadline" in changed:
                         # The reminder scan's schedule follows the deadline.
-                        later = [m for m in game.reminder_moments() if m > timezone.now()]
+                        later = [m for m in game.reminder_moments() if m > clock_source.now()]
                         game.remind_at = later[0] if later else None
                         fields.append("remind_at")
                     game.save(update_fields=fields)

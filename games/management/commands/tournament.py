@@ -3,15 +3,9 @@
     python manage.py tournament --games 200 --players 4 --bots strong,greedy,greedy,greedy
     python manage.py tournament --suite --games 400     # the strong bot's whole table
 
-The line-up is rotated round the table: game ``g`` seats the line-up turned by ``g`` places,
-and each deal is played once in every rotation, so every bot plays every seat (and every
-hand) equally often when ``--games`` is a multiple of ``--players``. Deals come from
-``--seed``: the same command prints the same table.
-
-Besides the levels players choose from (``games.bots.BOTS``), the line-ups may seat the
-strategies published with other programs (``games.bots.published``). ``--suite`` plays
-the strong bot against three of each (greedy, central, merging, optimiser) on both boards,
-with and without coloured track, ``--games`` games each, and prints one table.
+Each deal is played once in every rotation of the line-up, so every bot plays every seat
+and hand equally often; ``--seed`` makes the table repeatable. Line-ups may also seat the
+strategies published with other programs (``games.bots.published``).
 """
 
 from __future__ import annotations
@@ -55,8 +49,7 @@ class Tally:
 
 
 def play_game(job: tuple) -> list[tuple[str, float, list[int], float]]:
-    """Play one game; return (bot name, share of the win, losses per round, slowest move
-    in seconds) for each seat."""
+    """Play one game; return each seat's (bot, share of the win, losses, slowest move)."""
     board, lineup, options, deal_seed, turn = job
     players = len(lineup)
     seated = [lineup[(seat + turn) % players] for seat in range(players)]

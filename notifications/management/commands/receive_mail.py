@@ -11,6 +11,7 @@ has its unit and Postfix's lines); it stops on SIGTERM or Ctrl-C.
 from __future__ import annotations
 
 import email
+import logging
 import signal
 from email import policy
 
@@ -18,9 +19,11 @@ from aiosmtpd.controller import Controller
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.db import close_old_connections
+from django.db import InterfaceError, OperationalError, close_old_connections
 
 from notifications import inbound, reply_addresses
+
+log = logging.getLogger(__name__)
 
 # The largest reply taken, in bytes: a move or a few words, perhaps with a quoted email.
 MAX_SIZE = 1_000_000
@@ -38,9 +41,15 @@ class ReplyHandler:
     async def handle_DATA(self, server, session, envelope):
         raw = envelope.original_content or envelope.content
         message = email.message_from_bytes(raw, policy=policy.default)
-        outcome = await sync_to_async(read, thread_sensitive=True)(
-            message, envelope.mail_from or "<>", list(envelope.rcpt_tos)
-        )
+        try:
+            outcome = await sync_to_async(read, thread_sensitive=True)(
+                message, envelope.mail_from or "<>", list(envelope.rcpt_tos)
+            )
+        except (OperationalError, InterfaceError):
+            # The database is away (a restart): a temporary answer, so that the sending
+            # MTA keeps the reply and tries again (aiosmtpd would answer 500, a bounce).
+            log.warning("database away: reply from %s deferred with 451", envelope.mail_from)
+            return "451 4.3.0 Temporarily unable to read replies, try again later"
         return f"250 OK: {outcome}"
 
 

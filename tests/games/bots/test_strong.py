@@ -6,7 +6,7 @@ import pytest
 
 from games import rules
 from games.bots import BOTS, greedy_move, simulate, strong_move
-from games.bots.strong import STARTS, own_view, starts_played_out
+from games.bots.strong import CONTENDERS, STARTS, narrowed, own_view, starts_played_out
 from tests.games.bots.positions import greedy_positions
 from tests.games.rules.positions import (
     TA_HAND_A,
@@ -62,6 +62,21 @@ def test_it_starts_on_one_of_the_points_where_its_cities_are_cheapest_to_join(st
     assert state.starts[0] in starts_played_out(
         own_view(new_round([TA_HAND_A, TA_HAND_B, TA_HAND_C], options=options), 0), 0
     )
+
+
+def test_the_best_few_are_judged_again_on_more_guesses_at_no_more_cost_in_all():
+    # Guess g says how good choice c is: the first guesses favour choice 0, the later
+    # ones (which only the contenders see) choice 2.
+    judged = []
+
+    def worth(choice, guesses):
+        judged.append(len(guesses))
+        return sum(choice * (-1 if g >= 3 else 1) for g in guesses) / len(guesses)
+
+    order = narrowed([0, 1, 2, 3, 4, 5, 6, 7], worth, lambda count: list(range(count)), 6)
+    assert sorted(order) == list(range(8))
+    assert order[:CONTENDERS] == [2, 1, 0] and order[CONTENDERS:] == [3, 4, 5, 6, 7]
+    assert sum(judged) == 8 * 6  # as many rounds played out as each on all six guesses
 
 
 def test_it_plays_the_same_moves_from_the_same_seed():

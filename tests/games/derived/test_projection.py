@@ -4,7 +4,7 @@ from datetime import UTC, datetime, timedelta
 from games import rules
 from games.bots import greedy_move
 from games.derived.projection import differences, project
-from games.models import Event, Game
+from games.models import Event, Game, Seat
 
 WHEN = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 
@@ -26,6 +26,10 @@ def log_until(stop):
     return state, len(events)
 
 
+# The table: people only (no bot plays a turn at once).
+PEOPLE = [Seat(position=n, name=f"P{n}") for n in range(6)]
+
+
 def last(seq):
     return Event(seq=seq, type="any", created_at=WHEN)
 
@@ -33,7 +37,7 @@ def last(seq):
 def test_a_game_waiting_for_its_first_deal_is_in_setup():
     state, count = log_until(lambda s: True)
     game = Game(board="transamerica", time_per_move=timedelta(hours=1))
-    assert project(game, state, last(count)) == {
+    assert project(game, state, last(count), PEOPLE, clock=(), unwritten=()) == {
         "status": "setup",
         "round": 0,
         "seat_to_move": None,
@@ -47,17 +51,22 @@ def test_a_game_waiting_for_its_first_deal_is_in_setup():
 def test_an_active_game_has_a_deadline_only_with_a_time_per_move():
     state, count = log_until(lambda s: s.round == 1 and s.seat_to_move == 1)
     timed = Game(board="transamerica", time_per_move=timedelta(hours=36))
-    fields = project(timed, state, last(count))
+    fields = project(timed, state, last(count), PEOPLE, clock=(), unwritten=())
     assert fields["status"] == "active"
     assert fields["seat_to_move"] == 1
     assert fields["deadline"] == WHEN + timedelta(hours=36)
-    assert project(Game(board="transamerica"), state, last(count))["deadline"] is None
+    assert (
+        project(Game(board="transamerica"), state, last(count), PEOPLE, clock=(), unwritten=())[
+            "deadline"
+        ]
+        is None
+    )
 
 
 def test_a_finished_game_has_no_one_to_move_and_no_deadline():
     state, count = log_until(lambda s: s.is_over)
     game = Game(board="transamerica", time_per_move=timedelta(hours=1))
-    fields = project(game, state, last(count))
+    fields = project(game, state, last(count), PEOPLE, clock=(), unwritten=())
     assert fields["status"] == "finished"
     assert fields["seat_to_move"] is None
     assert fields["deadline"] is None

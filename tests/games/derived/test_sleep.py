@@ -82,6 +82,16 @@ def test_precedence_is_vacation_then_weekend_then_quiet_hours():
     assert sleep.wake(saturday_night, rest) == berlin(2026, 6, 15, 7, 0)
 
 
+def test_quiet_hours_end_in_the_players_morning_whatever_the_weekend():
+    rest = sleep.Sleep(zone="Europe/Berlin", quiet=NIGHT, weekend_zone="Europe/Berlin")
+    # Saturday 23:00 and Sunday 02:00: a notice waits for 07:00 (the weekend pauses the
+    # clock, not the player's notices); at noon it waits for nothing.
+    assert sleep.quiet_until(berlin(2026, 6, 13, 23, 0), rest) == berlin(2026, 6, 14, 7, 0)
+    assert sleep.quiet_until(berlin(2026, 6, 14, 2, 0), rest) == berlin(2026, 6, 14, 7, 0)
+    assert sleep.quiet_until(berlin(2026, 6, 14, 12, 0), rest) is None
+    assert sleep.quiet_until(berlin(2026, 6, 14, 7, 0), rest) is None
+
+
 # Deadlines from the log.
 
 

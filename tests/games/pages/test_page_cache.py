@@ -196,7 +196,7 @@ def test_every_template_and_module_a_page_is_rendered_from_is_in_a_page_source(c
         if getattr(module, "__file__", None)
         and Path(module.__file__).resolve().is_relative_to(project)
         and not Path(module.__file__).resolve().is_relative_to(Path(sys.prefix).resolve())
-        and not name.startswith(("tests", "manage", "benchmarks"))
+        and not name.startswith(("tests", "manage", "benchmarks", "scripts"))
     ]
     assert loaded
     assert [path for path in loaded if not under_a_source(path)] == []

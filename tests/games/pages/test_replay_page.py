@@ -3,7 +3,7 @@
 import pytest
 
 from games import rules
-from games.models import Game
+from games.models import Game, PlanTurn
 from games.pages import replay_page
 from tests.factories import GameFactory, UserFactory, running_game_in_round_2, simulated_game
 
@@ -124,3 +124,71 @@ def test_the_replay_shows_exactly_the_hands_of_the_viewers_record(viewer):
         record = replay_page.record(game, viewer=viewer)
         dealt = {e["round"]: e["hands"] for e in record["events"] if e["type"] == "round_started"}
         assert replay.hands == dealt
+
+
+def test_the_replay_and_the_record_leave_out_a_turn_taken_back_and_agree_with_the_log(client):
+    """A move, a nudge while it stands, its take-back, the move played again: the replay
+    steps through the record's log (no taken-back turn, no take-back, numbered again),
+    frame by frame the record's replay, and ends on the board the game's log ends on."""
+    from django.urls import reverse
+
+    from games.bots import greedy_move
+    from games.services import SeatSpec, consent, create_game, load_state, start_game
+    from games.services import submit_move as submit
+
+    people = [SeatSpec("Ada", "ada@example.com"), SeatSpec("Bo", "bo@example.com")]
+    game = start_game(create_game("transamerica", rules.Options(take_backs=True), people, None))
+    ada, bo = game.seats.order_by("position")
+
+    def move():
+        fresh = Game.objects.get(pk=game.pk)
+        state = load_state(fresh)
+        mover = fresh.seats.get(position=state.seat_to_move)
+        return submit(fresh, mover, greedy_move(state, mover.position), fresh.version)
+
+    first = game.seats.get(position=game.seat_to_move)
+    move()
+    consent.nudge(first)
+    consent.take_back(first)
+    move()
+    move()
+    consent.agree_to_end(ada)
+    game = consent.agree_to_end(bo)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    log_types = [e["type"] for e in game.engine_events()]
+    assert rules.TURN_TAKEN_BACK in log_types
+
+    # Say a plan played the last move: the record marks it under its new number.
+    last_move = game.events.filter(type__in=rules.MOVE_EVENTS).order_by("-seq").first()
+    PlanTurn.objects.create(game=game, seq=last_move.seq, seat=last_move.data["seat"])
+
+    replay = replay_page.Replay(game)
+    record = replay_page.record(game)
+    marked = [e for e in record["events"] if e.get("played_by") == "plan"]
+    assert [e["seq"] for e in marked] == [last_move.seq - 2]
+    kinds = [e["type"] for e in replay.events]
+    assert rules.TURN_TAKEN_BACK not in kinds
+    assert kinds == [e["type"] for e in record["events"]]
+    assert len(kinds) == len(log_types) - 2  # the turn taken back and its take-back
+    assert [e["seq"] for e in replay.events] == list(range(1, len(kinds) + 1))
+    assert [e["seq"] for e in record["events"]] == list(range(1, len(kinds) + 1))
+    assert kinds.count(rules.START_PLACED) == 2 and rules.NUDGED in kinds
+    # Frame by frame, the replay is the record's replay; it ends on the game's own board.
+    for seq in range(1, replay.last_seq + 1):
+        assert replay.frame(seq).state == rules.replay(record["events"][:seq])
+    last, state = replay.frame().state, load_state(game)
+    assert (last.starts, last.built, last.scores, last.winners) == (
+        state.starts,
+        state.built,
+        state.scores,
+        state.winners,
+    )
+    assert rules.replay_record(record).winners == state.winners
+    assert record["events"][-1]["type"] == rules.GAME_ENDED
+    assert record["events"][-1]["reason"] == rules.ENDED_BY_AGREEMENT
+    # Nothing the page lists or shows says a turn was taken back.
+    assert not any("took back" in words for _seq, words in replay.moves())
+    page = client.get(reverse("games:replay", args=[game.pk])).content.decode()
+    assert "took back" not in page
+    assert f"?move={replay.last_seq + 1}" not in page

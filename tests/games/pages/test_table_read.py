@@ -2,12 +2,10 @@
 
 import pytest
 from django.db import connection
-from django.db.models import F, Value
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Seat
 from games.pages.table_read import SeatRow, TableRead
-from notifications.models import MAIL_STOPPED_COLUMNS, MailPreference, Suppression
 from tests.factories import GameFactory, UserFactory, simulated_game
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +22,7 @@ def test_the_seat_its_game_and_account_are_the_orms():
     read = TableRead()
     for position in range(4):
         expected = Seat.objects.select_related("game", "user").get(game=game, position=position)
-        seat = read(game.pk, position)
+        seat = read(game.pk, position).seat
         assert field_values(seat) == field_values(expected)
         assert field_values(seat.game) == field_values(expected.game)
         if position == 2:
@@ -32,7 +30,7 @@ def test_the_seat_its_game_and_account_are_the_orms():
         else:
             assert seat.user is None
     # A row as the ORM reads it: saving it updates that row.
-    seat = read(game.pk, 1)
+    seat = read(game.pk, 1).seat
     seat.name = "Renamed"
     seat.save()
     assert Seat.objects.filter(game=game).count() == 4
@@ -43,31 +41,14 @@ def test_the_table_is_every_seat_in_play_order():
     game = GameFactory(seats=4, started=False)
     Seat.objects.filter(game=game, position=1).update(joined_at=None, name="Invited")
     Seat.objects.filter(game=game, position=3).update(is_bot=True, autopilot=True)
-    seat = TableRead()(game.pk, 0)
+    at = TableRead()(game.pk, 0)
     expected = [
         SeatRow(s.position, s.name, s.is_bot, s.autopilot, s.joined_at is not None)
         for s in Seat.objects.filter(game=game).order_by("position")
     ]
-    assert list(seat.table) == expected
-    assert [row.name for row in seat.table][1] == "Invited"
-    assert seat.table[1].joined is False and seat.table[3].autopilot is True
-
-
-def test_also_is_set_on_the_seat_as_annotate_sets_it():
-    game = GameFactory(seats=3)
-    Suppression.objects.create(address="seat1@example.com", reason="bounced")
-    MailPreference.objects.create(
-        address="seat2@example.com", digest=True, stopped_kinds=["reminder"]
-    )
-    also = {**MAIL_STOPPED_COLUMNS, "twice": F("position") * 2, "word": Value("hi")}
-    read = TableRead(also=also)
-    for position in range(3):
-        expected = Seat.objects.annotate(**also).get(game=game, position=position)
-        seat = read(game.pk, position)
-        for name in also:
-            assert getattr(seat, name) == getattr(expected, name)
-    assert read(game.pk, 1).suppression == "bounced"
-    assert read(game.pk, 2).stopped_kinds == ["reminder"]
+    assert list(at.rows) == expected
+    assert [row.name for row in at.rows][1] == "Invited"
+    assert at.rows[1].joined is False and at.rows[3].autopilot is True
 
 
 def test_a_missing_seat_or_game_is_none():
@@ -81,11 +62,11 @@ def test_one_statement_reads_it_all():
     game = GameFactory(seats=3)
     account = UserFactory()
     Seat.objects.filter(game=game, position=0).update(user=account)
-    read = TableRead(also=MAIL_STOPPED_COLUMNS)
+    read = TableRead()
     read(game.pk, 0)  # built once per process: not counted
     with CaptureQueriesContext(connection) as queries:
-        seat = read(game.pk, 0)
-        facts = (seat.game.title, seat.user.email, seat.table, seat.suppression)
+        at = read(game.pk, 0)
+        facts = (at.seat.game.title, at.seat.user.email, at.rows)
     assert len(queries) == 1
     assert facts[1] == account.email
 
@@ -95,16 +76,16 @@ def test_the_tables_seats_are_the_orms_read_with_it_each_made_once():
     account = UserFactory()
     Seat.objects.filter(game=game, position=3).update(user=account)
     expected = list(Seat.objects.select_related("user").filter(game=game).order_by("position"))
-    read = TableRead(also=MAIL_STOPPED_COLUMNS)
-    seat = read(game.pk, 1)
+    at = TableRead()(game.pk, 1)
+    seat = at.seat
     with CaptureQueriesContext(connection) as queries:
-        seats = read.seats(seat)
+        seats = at.seats
         assert len(seats) == 4
         assert [field_values(s) for s in seats] == [field_values(e) for e in expected]
         assert seats[1] is seat and seats[2] is seats[2] and seats[-1] is seats[3]
         assert [s.position for s in seats[1:3]] == [1, 2]
         assert field_values(seats[3].user) == field_values(account)
-        assert all(s.game is seat.game and s.suppression is None for s in seats)
+        assert all(s.game is seat.game for s in seats)
         with pytest.raises(IndexError):
             seats[4]
     assert len(queries) == 0

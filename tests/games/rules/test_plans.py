@@ -109,6 +109,20 @@ def test_a_route_ends_once_built():
     assert all(state.board.line_id(line) in state.built for line in route)
 
 
+def test_a_one_line_route_from_the_network_is_built_whichever_way_the_board_names_it():
+    state = placed()
+    board = state.board
+    start = board.point_index[START_0]
+    for line in board.point_lines[start]:
+        if board.lines[line][2] != 1 or board.lines[line][0] == start:
+            continue
+        # The board names this line with the network's end second.
+        plan = rules.Plan(plans.ROUTE, 1, route=(line,), slack=0)
+        assert rules.plan_step(state, 0, plan) == rules.Build((board.line_points(line),))
+        return
+    pytest.fail("no line from the start marker that the board names toward it")
+
+
 def test_a_route_uses_coloured_track_only_on_lines_marked_so():
     state = placed(rules.Options(exclusive_tracks=3))
     route = cheapest_path(state, START_0, "Chicago")

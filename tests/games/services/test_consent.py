@@ -8,8 +8,9 @@ from django.utils import timezone
 
 from games import rules
 from games.bots import greedy_move
+from games.derived import snapshots
 from games.derived.projection import differences, project
-from games.models import Game, Seat
+from games.models import Game, PlanTurn, Seat
 from games.services import (
     GameMovedOn,
     SeatSpec,
@@ -18,6 +19,7 @@ from games.services import (
     consent,
     create_game,
     load_state,
+    plans,
     start_game,
     submit_move,
 )
@@ -49,12 +51,18 @@ def move(game: Game) -> Game:
 def agrees_with_its_log(game: Game) -> None:
     """The projection is what a rebuild from the log gives, and the snapshot a replay."""
     game = Game.objects.get(pk=game.pk)
-    events = game.engine_events()
-    state = rules.replay(events)
+    after = snapshots.EMPTY.then(game.engine_events())
+    state = after.state
     assert state == load_state(game)
     last = game.events.order_by("-seq").first()
     seats = list(game.seats.order_by("position"))
-    assert differences(game, project(game, state, last, seats)) == {}
+    assert (
+        differences(
+            game,
+            project(game, state, last, seats, clock=after.clock, unwritten=()),
+        )
+        == {}
+    )
 
 
 def test_a_take_back_undoes_the_last_turn_and_the_player_moves_again():
@@ -132,6 +140,46 @@ def test_without_take_backs_a_bots_turn_is_due_at_once():
     game = move(game)
     game.refresh_from_db()
     assert game.deadline == game.events.order_by("-seq").first().created_at
+
+
+def planned_table(options, capture) -> tuple[Game, Seat]:
+    """A timed game past its start markers, where the seat not to move holds a plan (all
+    its cities) and the other has just built by hand: the plan's turn is next."""
+    game = move(move(table(options=options)))
+    planner = Game.objects.get(pk=game.pk).seats.exclude(position=game.seat_to_move).get()
+    plans.set_plan(planner, rules.plans.ALL)
+    with capture(execute=True):
+        game = move(game)
+    return Game.objects.get(pk=game.pk), planner
+
+
+def test_a_plans_turn_after_a_persons_move_waits_two_minutes_for_a_take_back(
+    django_capture_on_commit_callbacks,
+):
+    game, planner = planned_table(TAKE_BACKS, django_capture_on_commit_callbacks)
+    assert game.seat_to_move == planner.position  # not played yet
+    assert game.deadline > timezone.now() + timedelta(days=1)  # the planner's own deadline
+    played, _game = autoplay.play_bot_turns(game.pk, game.version, limit=1)
+    assert played == 0  # the person may still take their move back
+    later = timezone.now() + timedelta(minutes=2, seconds=1)
+    played, after = autoplay.play_bot_turns(game.pk, game.version, limit=1, now=later)
+    assert played == 1 and PlanTurn.objects.filter(game=game, seq=after.version).exists()
+
+
+def test_in_a_timed_game_without_take_backs_a_plans_turn_plays_at_once(
+    django_capture_on_commit_callbacks,
+):
+    game, planner = planned_table(rules.Options(), django_capture_on_commit_callbacks)
+    assert game.seat_to_move != planner.position
+    assert PlanTurn.objects.filter(game=game, seat=planner.position).exists()
+
+
+def test_a_plans_turn_whose_task_was_lost_plays_at_its_seats_deadline_not_a_timeout(
+    django_capture_on_commit_callbacks,
+):
+    game, planner = planned_table(TAKE_BACKS, django_capture_on_commit_callbacks)
+    assert clock.apply_deadline(game.pk, game.deadline + timedelta(seconds=1)) == "plan moves"
+    assert not game.events.filter(type=rules.TURN_TIMED_OUT).exists()
 
 
 def test_more_time_gives_the_player_to_move_24_hours_once_per_turn():

@@ -1,25 +1,33 @@
-from datetime import timedelta
+from datetime import time, timedelta
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games import rules
 from games.bots import greedy_move
 from games.derived import snapshots
+from games.derived.projection import sleep_of
+from games.derived.sleep import run_clock
 from games.models import Event, Game
 from games.services import (
     GameMovedOn,
+    MoveRequest,
     SeatSpec,
+    clock,
     create_game,
     load_state,
+    make_move,
     start_game,
     submit_move,
 )
+from games.services.event_log import seats_at_table
 from games.signals import events_appended
 from notifications.models import Message
 from tests.conftest import play_turn
-from tests.factories import GameFactory, UserFactory
+from tests.factories import GameFactory, UserFactory, timed_game
 
 pytestmark = pytest.mark.django_db
 
@@ -218,20 +226,51 @@ def test_a_move_decides_on_the_callers_snapshot_without_reading_the_log():
     snapshots.forget_all()  # nothing kept: any other snapshot would be rebuilt from the log
     seat = game.seats.get(position=before.state.seat_to_move)
     move = greedy_move(before.state, seat.position)
+    request = MoveRequest(game, seat, seats_at_table(game), before)
     with CaptureQueriesContext(connection) as queries:
-        submit_move(game, seat, move, game.version, before=before)
+        make_move(request, move)
     assert not [q for q in queries if q["sql"].startswith("SELECT") and "games_event" in q["sql"]]
     assert seqs(game) == [1, 2, 3]
 
 
-def test_a_move_ignores_a_snapshot_of_another_version():
+def test_a_move_request_refuses_a_snapshot_of_another_version():
     game = GameFactory()
     old = snapshots.current(game)
     game = play_turn(game)
-    state = load_state(game)
-    seat = game.seats.get(position=state.seat_to_move)
-    # Decided on the old snapshot, this move would be refused: it is not this seat's turn there.
-    assert old.state.seat_to_move != seat.position
-    submit_move(game, seat, greedy_move(state, seat.position), game.version, before=old)
-    assert seqs(game) == [1, 2, 3, 4]
-    assert Event.objects.get(game=game, seq=4).data["seat"] == seat.position
+    seat = game.seats.get(position=game.seat_to_move)
+    with pytest.raises(ValueError, match="version"):
+        MoveRequest(game, seat, seats_at_table(game), old)
+    with pytest.raises(ValueError, match="belong"):
+        MoveRequest(
+            game, GameFactory().seats.first(), seats_at_table(game), snapshots.current(game)
+        )
+    assert seqs(game) == [1, 2, 3]
+
+
+def test_a_move_in_a_timed_game_reads_no_clock_event_yet_its_deadline_counts_them():
+    # The snapshot carries the log's clock events: the deadline of a timed game (quiet
+    # hours, vacations) is worked out without reading the log, and agrees with a rebuild.
+    game = timed_game()
+    nxt = game.seats.get(position=(game.seat_to_move + 1) % 3)
+    clock.set_quiet_hours(nxt, "Asia/Tokyo", time(1, 0), time(13, 0))
+    game.refresh_from_db()
+    seat = game.seats.get(position=game.seat_to_move)
+    request = MoveRequest(game, seat, seats_at_table(game), snapshots.current(game))
+    with CaptureQueriesContext(connection) as queries:
+        moved = make_move(request, greedy_move(request.before.state, seat.position))
+    reads = [q["sql"] for q in queries if q["sql"].lstrip().upper().startswith("SELECT")]
+    assert not [sql for sql in reads if "games_event" in sql]
+    assert moved.seat_to_move == nxt.position
+    # As the log read from the database gives it: the player's quiet hours left out.
+    rest = sleep_of(moved, nxt.position, upto=moved.version)
+    assert rest.zone == "Asia/Tokyo" and rest.quiet == (time(1, 0), time(13, 0))
+    started = moved.events.order_by("-seq").first().created_at
+    assert moved.deadline == run_clock(started, moved.time_per_move, rest)
+    assert moved.deadline > started + moved.time_per_move
+    assert "0 game(s) differ." in call_command_output("rebuild_projections", "--check")
+
+
+def call_command_output(*args) -> str:
+    out = StringIO()
+    call_command(*args, stdout=out)
+    return out.getvalue()

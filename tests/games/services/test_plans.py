@@ -3,6 +3,7 @@ with the commits' follow-up work run as it is after a real commit."""
 
 import random
 from datetime import timedelta
+from unittest import mock
 
 import pytest
 from django.utils import timezone
@@ -12,7 +13,8 @@ from games import rules, services
 from games.bots import greedy_move, simulate
 from games.models import Event, Game, Plan, PlanTurn, Seat
 from games.rules import plans as rule_plans
-from games.services import GameMovedOn, plans
+from games.services import GameMovedOn, autoplay, plans
+from games.services.event_log import seats_at_table
 from notifications import emails
 from notifications.models import Message
 from tests.conftest import delivered
@@ -61,10 +63,13 @@ def next_to_move_after(game: Game) -> int:
     return (state.seat_to_move + 1) % state.seat_count
 
 
+@pytest.mark.parametrize("time_per_move", [None, timedelta(days=1)], ids=["untimed", "timed"])
 def test_a_plan_plays_its_turn_at_once_and_its_player_gets_no_email(
-    django_capture_on_commit_callbacks,
+    django_capture_on_commit_callbacks, time_per_move
 ):
-    game = building_game()
+    # A timed game (the new-game form's default) too: the plan's seat keeps its
+    # player's deadline, and its turn does not wait for it.
+    game = building_game(time_per_move=time_per_move)
     owner = seat_at(game, next_to_move_after(game))
     plans.set_plan(owner, rule_plans.ALL)
     before = len(turn_emails(owner))
@@ -79,6 +84,29 @@ def test_a_plan_plays_its_turn_at_once_and_its_player_gets_no_email(
     assert game.events.get(seq=turn.seq).data["seat"] == owner.position
     assert len(turn_emails(owner)) == before
     assert seat_at(game, owner.position).plan.stopped == ""
+
+
+def test_where_take_backs_are_allowed_a_plan_waits_for_the_window_then_plays(
+    django_capture_on_commit_callbacks,
+):
+    game = building_game(time_per_move=timedelta(days=1), options={"take_backs": True})
+    owner = seat_at(game, next_to_move_after(game))
+    plans.set_plan(owner, rule_plans.ALL)
+    with django_capture_on_commit_callbacks(execute=True):
+        moved = hand_move(game)
+    assert fresh(game).version == moved.version  # the mover may still take it back
+    last = moved.events.order_by("-seq").first()
+    seats = seats_at_table(game)
+    assert autoplay.turn_to_play(fresh(game), seats).position == owner.position
+    assert autoplay.turn_due(fresh(game), seats[owner.position], seats) == (
+        last.created_at + timedelta(minutes=2)
+    )
+    assert autoplay.play_bot_turns(game.pk, moved.version, limit=1)[0] == 0  # not yet
+    later = last.created_at + timedelta(minutes=3)
+    with mock.patch("django.utils.timezone.now", return_value=later):  # the window is over
+        played, after = autoplay.play_bot_turns(game.pk, moved.version, limit=1)
+    assert played == 1 and after.version == moved.version + 1
+    assert PlanTurn.objects.filter(game=game, seat=owner.position).exists()
 
 
 def test_a_plan_set_on_ones_own_turn_plays_at_once(django_capture_on_commit_callbacks):
@@ -333,3 +361,28 @@ def test_the_round_scored_email_says_what_the_plan_played(django_capture_on_comm
             hand_move(game)
     [scored] = Message.objects.filter(seat=owner, kind="round_scored")
     assert "Your plan played 1 turn since our last email." in delivered(scored).body_text
+
+
+def test_a_seat_its_player_leaves_or_hands_on_ends_its_plan_and_the_newcomer_never_gets_it(
+    django_capture_on_commit_callbacks,
+):
+    from games.services import substitutes
+
+    game = building_game()
+    owner_pos = next_to_move_after(game)
+    owner = seat_at(game, owner_pos)
+    plan = plans.set_plan(owner, rule_plans.ALL)
+    with django_capture_on_commit_callbacks(execute=True):
+        substitutes.leave(owner)
+    # Gone with its player (whose links died): nobody is left to tell.
+    assert not Plan.objects.filter(pk=plan.pk).exists()
+    assert not seat_at(game, owner_pos).has_plan
+    # A substitute takes the seat over: the plan never plays for them, nor shows to them.
+    by = seat_at(game, (owner_pos + 1) % 3)
+    with django_capture_on_commit_callbacks(execute=True):
+        substitutes.invite_substitute(by, seat_at(game, owner_pos), "Newcomer", "new@example.com")
+    Seat.objects.filter(pk=owner.pk).update(autopilot=False)
+    assert plans.holding_plan(seat_at(game, owner_pos)) is None
+    turns = PlanTurn.objects.filter(game=game, seat=owner_pos).count()
+    game = play_until_turn_of(game, owner_pos, django_capture_on_commit_callbacks)
+    assert PlanTurn.objects.filter(game=game, seat=owner_pos).count() == turns

@@ -8,7 +8,7 @@ import pytest
 
 from games import rules, services
 from games.links import BadLink, make_token, seat_for_token, seat_path
-from games.models import Game, Seat, TalkMute
+from games.models import Game, Plan, Seat, TalkMute
 from games.services import autoplay, clock, substitutes
 from notifications import compose, emails, reply_addresses
 from notifications.models import Message
@@ -79,6 +79,57 @@ def test_a_substitute_takes_a_timed_out_seat_mid_round():
     assert not taken.autopilot and taken.joined_at is not None
 
 
+def test_the_old_players_channels_plan_and_clock_go_and_the_newcomers_apply(settings):
+    from datetime import time
+
+    from games.derived.projection import sleep_of
+    from games.services import plans
+    from games.words.languages import language_for
+    from notifications import channel_delivery, channel_settings
+    from notifications.models import Channel
+
+    settings.RAILMAIL_CHANNELS_ALLOW_PRIVATE = True  # no name resolves here
+    game = table(people=4)
+    to_move = seat(game, game.seat_to_move)
+    plans.set_plan(to_move, rules.plans.ALL)
+    clock.set_quiet_hours(to_move, "Europe/Berlin", time(20, 0), time(9, 0))
+    channel = channel_settings.add_for_seat(to_move, "ntfys://ntfy.example.org/old-topic")
+    channel_settings.confirm(channel.token)
+    late = time_out(game)
+    assert Plan.objects.filter(seat=late).exists()
+    newcomer = UserFactory(
+        email="new@example.com",
+        language="de",
+        timezone="America/New_York",
+        quiet_start=time(23, 30),
+        quiet_end=time(6, 0),
+    )
+    theirs = channel_settings.add_for_account(newcomer, "ntfys://ntfy.example.org/new-topic")
+    substitutes.invite_substitute(seat(game, 0), late, "Neu", "new@example.com")
+    handed = Seat.objects.get(pk=late.pk)
+    assert not Channel.objects.filter(pk=channel.pk).exists()
+    assert channel_delivery.personal_channels(handed) == [theirs]  # the newcomer's own
+    # A seat that had none asks for channels once a newcomer with some takes it.
+    fourth = substitutes.leave(seat(game, 3)) and seat(game, 3)
+    assert not fourth.has_channels
+    owner = UserFactory(email="owner@example.com")
+    owned = channel_settings.add_for_account(owner, "ntfys://ntfy.example.org/owner")
+    substitutes.invite_substitute(seat(game, 0), fourth, "Owner", "owner@example.com")
+    assert channel_delivery.personal_channels(seat(game, 3)) == [owned]
+    assert not Plan.objects.filter(seat=handed).exists() and not handed.has_plan
+    game = Game.objects.get(pk=game.pk)
+    rest = sleep_of(game, handed.position, upto=game.version)
+    assert (rest.zone, rest.quiet) == ("America/New_York", (time(23, 30), time(6, 0)))
+    assert language_for(handed) == "de"
+    # Without an account, the game's zone and the site's quiet hours, not the old player's.
+    other = substitutes.leave(seat(game, 2)) and seat(game, 2)
+    clock.set_quiet_hours(other, "Asia/Tokyo", time(1, 0), time(8, 0))
+    substitutes.invite_substitute(seat(game, 0), other, "Plain", "plain@example.com")
+    game = Game.objects.get(pk=game.pk)
+    rest = sleep_of(game, other.position, upto=game.version)
+    assert rest.zone == (game.time_zone or "UTC") and rest.quiet is None  # the tests' site
+
+
 def test_the_newcomer_sees_only_the_seats_own_hand(client):
     game = table()
     late = time_out(game)
@@ -147,9 +198,11 @@ def test_a_player_who_leaves_is_replaced_by_the_greedy_bot_and_cannot_come_back(
     game = table()
     to_move = seat(game, game.seat_to_move)
     token = make_token(to_move)
+    services.plans.set_plan(to_move, rules.plans.ALL)  # a plan of theirs goes with them
     substitutes.leave(to_move)
     left = Seat.objects.get(pk=to_move.pk)
     assert left.autopilot and left.email == "" and left.user is None
+    assert not Plan.objects.filter(seat=left).exists()
     with pytest.raises(BadLink):
         seat_for_token(token)
     assert autoplay.bot_for(left) is autoplay.BOTS["greedy"]

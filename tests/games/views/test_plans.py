@@ -1,5 +1,7 @@
 """The build-plan panel and controls on a seat's board page, and the one-tap plan link."""
 
+import re
+
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
@@ -7,6 +9,7 @@ from django.urls import reverse
 from games import rules, services
 from games.links import seat_path
 from games.models import Plan
+from games.pages import plan_panel
 from games.services import plans
 from tests.conftest import play_turn
 from tests.factories import GameFactory
@@ -54,11 +57,19 @@ def test_the_owner_sets_a_plan_on_the_board_page_and_sees_it_there_alone(client)
     assert f"Your plan: keep building toward {city}." in page
     assert "Its next turn builds" in page
     assert "The way it means to build:" in page
-    assert "Your plan:" not in client.get(seat_path(other)).content.decode()
+    # The way it means to build is drawn on the owner's board, in order, and on nobody
+    # else's.
+    planned = re.findall(r'class="planned" data-planned="(\d+)"', page)
+    path = plan_panel.path(services.load_state(game), seat.position, plan)
+    assert planned and [int(line) for line in planned] == path
+    theirs = client.get(seat_path(other)).content.decode()
+    assert "Your plan:" not in theirs
+    assert 'class="planned"' not in theirs
     client.post(reverse("games:plan", args=[token_of(seat)]), {"what": "stop"})
     plan.refresh_from_db()
     assert plan.stopped == plans.CANCELLED
-    assert "You cancelled your plan." in client.get(seat_path(seat)).content.decode()
+    page = client.get(seat_path(seat)).content.decode()
+    assert "You cancelled your plan." in page and 'class="planned"' not in page
 
 
 def test_a_plan_for_a_city_not_ones_own_is_refused_on_the_page(client):
@@ -147,3 +158,155 @@ def test_a_start_marker_is_planned_on_the_page_and_placed_at_the_seats_turn(
         with django_capture_on_commit_callbacks(execute=True):
             game = play_turn(game)
     assert state.start_point(seat.position) == point
+
+
+@pytest.mark.parametrize(
+    "language, words",
+    [
+        ("en", ("Follow a route", "Its next turn builds", "Follow this route", "Your route")),
+        (
+            "de",
+            ("Einer Route folgen", "Sein nächster Zug baut", "Dieser Route folgen", "Deine Route"),
+        ),
+    ],
+)
+def test_a_route_is_picked_line_by_line_without_a_script_then_confirmed_once(
+    client, language, words
+):
+    game = building_game()
+    seat = not_to_move(game)
+    seat.language = language
+    seat.save(update_fields=["language"])
+    path = seat_path(seat)
+    token = path.split("/")[2]
+    board_page = client.get(path).content.decode()
+    url = reverse("games:plan_route", args=[token])
+    assert f'id="route-start" href="{url}"' in board_page  # the link works without a script
+    state = services.load_state(game)
+    first = plan_panel.route_next(state, seat.position, [])[0]
+    page = client.get(url, {"lines": "", "add": first}).content.decode()
+    second = plan_panel.route_next(state, seat.position, [first])[0]
+    page = client.get(url, {"lines": str(first), "add": second})
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert [word for word in words if word not in text] == []
+    assert f'name="route" value="{first},{second}"' in text
+    assert [int(n) for n in re.findall(r'data-planned="(\d+)"', text)] == [first, second]
+    assert not Plan.objects.filter(seat=seat).exists()  # picking sets nothing
+    # Taken back, the last line goes; the one confirmation sets the route.
+    undone = client.get(url, {"lines": f"{first},{second}", "undo": "on"}).content.decode()
+    assert f'name="route" value="{first}"' in undone
+    client.post(
+        reverse("games:plan", args=[token]), {"what": "route", "route": f"{first},{second}"}
+    )
+    plan = Plan.objects.get(seat=seat)
+    assert (plan.form, plan.route) == (rules.plans.ROUTE, [first, second])
+    page = client.get(seat_path(seat)).content.decode()
+    planned = [int(n) for n in re.findall(r'class="planned" data-planned="(\d+)"', page)]
+    assert planned == [first, second]
+
+
+def test_a_line_that_does_not_continue_the_route_is_refused_and_the_rest_kept(client):
+    game = building_game()
+    seat = not_to_move(game)
+    state = services.load_state(game)
+    first = plan_panel.route_next(state, seat.position, [])[0]
+    follows = set(plan_panel.route_next(state, seat.position, [first]))
+    far = next(
+        line
+        for line in range(len(state.board.lines))
+        if line not in follows and line not in state.built and line != first
+    )
+    url = reverse("games:plan_route", args=[token_of(seat)])
+    response = client.get(url, {"lines": f"{first},{far}"})
+    text = response.content.decode()
+    assert response.status_code == 400
+    assert "That line does not continue your route" in text
+    assert f'name="route" value="{first}"' in text
+    assert not Plan.objects.filter(seat=seat).exists()
+
+
+def test_a_route_is_not_picked_before_the_start_marker_is_placed(client):
+    game = GameFactory()
+    seat = not_to_move(game)
+    response = client.get(reverse("games:plan_route", args=[token_of(seat)]))
+    assert "once your start marker is on the board" in response.content.decode()
+    assert "route-data" not in client.get(seat_path(seat)).content.decode()
+
+
+@pytest.mark.parametrize(
+    "language, one, two",
+    [
+        ("en", "Toledo (1 track, one turn)", "Toledo (2 tracks, one turn)"),
+        ("de", "Toledo zu (1 Schiene, ein Zug)", "Toledo zu (2 Schienen, ein Zug)"),
+    ],
+)
+def test_an_offer_of_one_turn_is_worded_as_one(language, one, two):
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    offers = [{"city": "Toledo", "name": "Toledo", "cost": cost, "turns": 1} for cost in (1, 2)] + [
+        {"city": "Toledo", "name": "Toledo", "cost": 5, "turns": 3}
+    ]
+    plan = {"holding": False, "offers": offers, "starts": [], "route": None, "quiet": {}}
+    with translation.override(language):
+        text = render_to_string("games/_plan.html", {"plan": plan, "token": "t"})
+    assert one in text and two in text
+    assert "1 turns" not in text and "1 Züge" not in text
+    assert ("about 3 turns" if language == "en" else "etwa 3 Züge") in text
+
+
+@pytest.mark.parametrize("then", ["all", "city", "route"])
+def test_after_choosing_a_turns_lines_a_plan_for_the_next_turns(
+    client, django_capture_on_commit_callbacks, then
+):
+    game = building_game()
+    state = services.load_state(game)
+    seat = game.seats.get(position=state.seat_to_move)
+    page = client.get(seat_path(seat)).content.decode()
+    assert 'name="then"' in page and "Keep going toward" in page
+    line = rules.legal_line_ids(state, seat.position)[0]
+    hand = state.hands[seat.position]
+    own = rules.network(state, seat.position)
+    number = next(n for n, city in enumerate(hand, 1) if state.board.city_point(city) not in own)
+    chosen = {"all": "all", "city": str(number), "route": "route"}[then]
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            seat_path(seat), {"version": game.version, "line1": line, "then": chosen}
+        )
+    # The turn's line went in by hand; the plan comes after it, and is not ended by it.
+    moved = game.events.get(seq=game.version + 1)
+    assert (moved.type, moved.data["seat"]) == (rules.TRACK_BUILT, seat.position)
+    if then == "route":
+        assert response.url.endswith("/plan/route/")
+        assert not Plan.objects.filter(seat=seat).exists()
+        return
+    plan = Plan.objects.get(seat=seat)
+    assert plan.stopped == ""
+    assert (plan.form, plan.city) == (
+        (rules.plans.ALL, "") if then == "all" else (rules.plans.CITY, hand[number - 1])
+    )
+
+
+def test_a_then_that_names_no_city_of_ones_hand_is_refused_and_the_move_kept(client):
+    game = building_game()
+    state = services.load_state(game)
+    seat = game.seats.get(position=state.seat_to_move)
+    line = rules.legal_line_ids(state, seat.position)[0]
+    version = game.version
+    client.post(seat_path(seat), {"version": version, "line1": line, "then": "9"})
+    game.refresh_from_db()
+    assert game.version == version + 1 and not Plan.objects.exists()
+    page = client.get(seat_path(seat)).content.decode()
+    assert "A plan heads for a city of your own." in page
+
+
+def test_the_plan_after_a_turn_is_offered_in_german(client):
+    game = GameFactory(language="de")
+    for _turn in range(3):
+        game = play_turn(game)
+    seat = game.seats.get(position=services.load_state(game).seat_to_move)
+    page = client.get(seat_path(seat)).content.decode()
+    then = page.split('id="id_then"')[1].split("</select>")[0]
+    assert "Meinen nächsten Zug spiele ich selbst" in then and "Weiter auf" in then
+    assert "Alle meine Städte" in then and "Einer Route folgen" in then

@@ -1,3 +1,5 @@
+from datetime import timedelta
+
 import pytest
 from django.conf import settings
 from django.db import connection
@@ -9,8 +11,8 @@ from games.forms import MoveForm
 from games.links import rotate_link, seat_path
 from games.services import load_state
 from notifications.models import MailPreference, Message, Suppression
-from tests.conftest import play_turn
-from tests.factories import GameFactory
+from tests.conftest import delivered, play_turn
+from tests.factories import GameFactory, simulated_game
 
 pytestmark = pytest.mark.django_db
 
@@ -356,9 +358,11 @@ def test_a_new_round_first_shows_the_round_that_ended_with_every_hand(client):
 
 
 @pytest.mark.parametrize("choice", ["none", "stopped turn emails", "digest", "bounced"])
-def test_a_move_reads_its_table_once_and_its_emails_ask_nothing_again(client, choice):
-    # The board page's one read holds every seat with why mail to it is stopped: the
-    # write path and the turn email use it rather than asking again.
+def test_a_move_reads_its_table_once_and_its_email_asks_the_readers_choice_when_sent(
+    client, choice
+):
+    # The board page's one read holds every seat: the write path uses it rather than
+    # asking again; whether the next player wants their email is asked on delivery.
     game = building_game()
     seat = seat_to_move(game)
     state = load_state(game)
@@ -377,11 +381,25 @@ def test_a_move_reads_its_table_once_and_its_emails_ask_nothing_again(client, ch
     assert response.status_code == 302
     reads = [q["sql"] for q in queries if q["sql"].lstrip().upper().startswith("SELECT")]
     assert len(reads) == 1, reads
-    turn = Message.objects.filter(seat=following, kind="your_turn", event=f"v{game.version + 1}")
+    [turn] = Message.objects.filter(seat=following, kind="your_turn", event=f"v{game.version + 1}")
+    assert turn.status == Message.Status.PENDING
     expected = {
-        "none": [Message.Status.PENDING],
-        "stopped turn emails": [Message.Status.SUPPRESSED],
-        "digest": [],
-        "bounced": [Message.Status.SUPPRESSED],
+        "none": Message.Status.SENT,
+        "stopped turn emails": Message.Status.SUPPRESSED,
+        "digest": Message.Status.DROPPED,
+        "bounced": Message.Status.SUPPRESSED,
     }
-    assert [row.status for row in turn] == expected[choice]
+    assert delivered(turn).status == expected[choice]
+
+
+def test_a_board_page_asks_only_for_its_table_and_why_mail_is_stopped(client, settings):
+    # Rendered afresh (no page cache): the plan panel's quiet hours, the consent panel's
+    # agreements and the table's people come from the snapshot and the table read, and
+    # the channel queries only run for a seat or game that has channels.
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
+    game = simulated_game(seats=4, seed=2, until=90, time_per_move=timedelta(days=1))
+    seat = seat_to_move(game)
+    client.get(seat_path(seat))  # the snapshot is kept in the process, as a server keeps it
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(seat_path(seat)).status_code == 200
+    assert len(queries) == 2, [q["sql"][:80] for q in queries]

@@ -1,0 +1,156 @@
+"""A route to follow, picked on the board page (games/static/games/plan.js), confirmed once
+on its own page (which says its next turn in words), then drawn on the owner's board and
+cancelled: by thumb at 390 px in German while another player is to move, by mouse at
+1280 px in English on the player's own turn (the plan plays it at once, and the picks
+never touch the move form). Screenshots land in test-artifacts/."""
+
+import pytest
+from django.utils import translation
+from django.utils.translation import gettext
+
+from games import rules
+from games.links import seat_path
+from games.models import Game, Plan
+from games.pages import plan_panel
+from games.services import load_state
+from tests.browser.axe import serious_violations
+from tests.factories import simulated_game
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
+# A 3-seat bot game 12 events in: every start marker placed, a few lines built.
+SEED, UNTIL = 2, 12
+
+
+def line_on_screen(page, line: int) -> tuple[float, float]:
+    """Scroll the middle of ``line`` of the live board into view; where it is on screen."""
+    return page.evaluate(
+        """(line) => {
+          const data = JSON.parse(document.getElementById("route-data").textContent);
+          const svg = document.querySelector("#board-frame svg.board");
+          const frame = document.getElementById("board-frame");
+          const [a, b] = data.lines[line];
+          const x = (data.positions[a][0] + data.positions[b][0]) / 2;
+          const y = (data.positions[a][1] + data.positions[b][1]) / 2;
+          const s = svg.getScreenCTM().a;
+          frame.scrollLeft = x * s - frame.clientWidth / 2;
+          frame.scrollTop = y * s - frame.clientHeight / 2;
+          let at = new DOMPoint(x, y).matrixTransform(svg.getScreenCTM());
+          if (at.y < 0 || at.y > window.innerHeight * 0.6) {
+            window.scrollBy(0, at.y - window.innerHeight * 0.4);
+            at = new DOMPoint(x, y).matrixTransform(svg.getScreenCTM());
+          }
+          return [at.x, at.y];
+        }""",
+        line,
+    )
+
+
+def a_route(state, position: int, length: int) -> list[int]:
+    """The first ``length`` lines of a cheapest way to the seat's farthest city, each one
+    that the page lets follow the lines before it."""
+    ways = [
+        plan_panel.path(state, position, Plan(form=rules.plans.CITY, city=city))
+        for city in state.hands[position]
+    ]
+    way = max(ways, key=len)[:length]
+    assert len(way) == length
+    for n, line in enumerate(way):
+        assert line in plan_panel.route_next(state, position, way[:n])
+    return way
+
+
+def planned(page) -> list[int]:
+    return [
+        int(n)
+        for n in page.locator("#board-frame .plan-path line.planned").evaluate_all(
+            "nodes => nodes.map(n => n.dataset.planned)"
+        )
+    ]
+
+
+@pytest.mark.parametrize("size, language", [("phone", "de"), ("desktop", "en")])
+def test_a_route_picked_on_the_board_is_confirmed_drawn_and_cancelled(
+    browser, live_server, artifacts, size, language
+):
+    game = simulated_game(seed=SEED, until=UNTIL)
+    Game.objects.filter(pk=game.pk).update(language=language)
+    state = load_state(game)
+    phone = size == "phone"
+    # On the phone, someone not to move; at the desk, the player whose turn it is.
+    position = (state.seat_to_move + 1) % state.seat_count if phone else state.seat_to_move
+    seat = game.seats.get(position=position)
+    route = a_route(state, position, 3)
+    context = browser.new_context(viewport=SIZES[size], is_mobile=phone, has_touch=phone)
+    page = context.new_page()
+    page.goto(live_server.url + seat_path(seat))
+    with translation.override(language):
+        if not phone:
+            # On its own turn the move form offers a plan for the turns after this one;
+            # seen at 390 px too.
+            then = page.locator("#id_then")
+            assert "all" in then.evaluate("n => [...n.options].map(o => o.value)")
+            page.set_viewport_size(SIZES["phone"])
+            then.scroll_into_view_if_needed()
+            page.screenshot(path=str(artifacts / f"plan-then-phone-{language}.png"))
+            page.set_viewport_size(SIZES["desktop"])
+        page.locator("#route-start").click()
+        assert page.locator("#route-bar").is_visible()
+        # A tap far from any line that continues the route is refused, in words.
+        far = next(
+            line
+            for line in range(len(state.board.lines))
+            if line not in plan_panel.route_next(state, position, [])
+            and all(p not in rules.network(state, position) for p in state.board.lines[line][:2])
+        )
+        (page.touchscreen.tap if phone else page.mouse.click)(*line_on_screen(page, far))
+        assert page.locator("#route-refusal").inner_text() == gettext(
+            "That line does not continue your route: pick one from its end."
+        )
+        for line in route:
+            (page.touchscreen.tap if phone else page.mouse.click)(*line_on_screen(page, line))
+        drawn = page.locator("#board-frame .route-pick").evaluate_all(
+            "nodes => nodes.map(n => Number(n.dataset.routeLine))"
+        )
+        assert drawn == route
+        if not phone:  # the move picker took none of the route's taps
+            assert page.locator("select[name=line1]").input_value() == ""
+        assert page.locator("#route-refusal").is_hidden()
+        page.screenshot(path=str(artifacts / f"plan-route-picked-{size}-{language}.png"))
+        # Review: the route's page, its next turn in words, one button to confirm.
+        with page.expect_navigation():
+            page.locator("#route-review").click()
+        assert gettext("Its next turn builds %(lines)s.").split("%")[0] in page.inner_text(
+            "#route-next"
+        )
+        assert page.locator("#route-lines li").count() == len(route)
+        assert serious_violations(page) == []
+        page.screenshot(path=str(artifacts / f"plan-route-confirm-{size}-{language}.png"))
+        assert not Plan.objects.filter(seat=seat).exists()
+        with page.expect_navigation():
+            page.locator("#route-confirm").click()
+        plan = Plan.objects.get(seat=seat)
+        assert (plan.form, plan.route) == (rules.plans.ROUTE, route)
+        game.refresh_from_db()
+        after = load_state(game)
+        left = [line for line in route if line not in after.built]
+        if not phone:
+            # Its own turn: the plan played it at once, and what is left is drawn.
+            assert after.seat_to_move != position and len(left) < len(route)
+        assert planned(page) == left and left
+        assert gettext("Your plan: follow your route.") in page.inner_text(".build-plan")
+        board = page.locator("#board-frame")
+        board.screenshot(path=str(artifacts / f"plan-route-drawn-board-{size}-{language}.png"))
+        page.locator(".build-plan").scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / f"plan-route-drawn-{size}-{language}.png"))
+        scroll, width = page.evaluate(
+            "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+        )
+        assert scroll <= width
+        # Cancelled at any time: gone from the board.
+        with page.expect_navigation():
+            page.get_by_role("button", name=gettext("Cancel the plan")).click()
+        assert planned(page) == []
+        assert gettext("You cancelled your plan.") in page.inner_text(".build-plan")
+    context.close()
