@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import email
+import hashlib
 import heapq
 import json
 import os
@@ -83,6 +84,10 @@ OPERATOR = "operator@soak.test"
 CSRF = "soakcsrftokensoakcsrftoken012345"  # 32 characters: the cookie's and the form's
 # A suggestion's link in a your-turn email: /s/<token>/play/<version>/<number>/
 SUGGESTION = re.compile(r"https://" + re.escape(HOST) + r"(/s/[^/\s]+/play/\d+/1/)")
+# The worker's processes: as many outbox rows may be on the wire at one moment.
+CONCURRENCY = 2
+# What a delivery records on a row whose message went out whole with no answer back.
+NO_ANSWER = "No answer after the whole message was sent"
 # After an outage ends, the stack may take this long to answer normally again (a web
 # process finds its pooled connection dead at its next request, and reconnects).
 SETTLE = 10.0
@@ -104,24 +109,31 @@ class Sink:
     kinds: Counter = field(default_factory=Counter)
     hung: int = 0
     dropped: int = 0
+    # The Message-IDs of the messages whose connection was cut after their final dot: the
+    # only ones a client may rightly leave in doubt for a cut.
+    cut: list = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     async def handle_MAIL(self, server, session, envelope, address, mail_options):
         if self.mode == "hang":
             self.hung += 1
-            for _ in range(600):  # until the client gives up (EMAIL_TIMEOUT), or 60 s
-                if self.mode != "hang":
+            # Silent until the client gives up (EMAIL_TIMEOUT) and goes, however short the
+            # fault's window: a session that hangs must outlast the client's patience.
+            for _ in range(600):  # at most 60 s
+                if server.transport is None or server.transport.is_closing():
                     break
                 await asyncio.sleep(0.1)
         envelope.mail_from = address
         return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
+        message = email.message_from_bytes(envelope.content, policy=policy.default)
         if self.mode == "drop":
-            self.dropped += 1
+            with self.lock:
+                self.dropped += 1
+                self.cut.append(str(message["Message-ID"]))
             server.transport.close()  # after the final dot, before the answer
             return "421 closing"
-        message = email.message_from_bytes(envelope.content, policy=policy.default)
         with self.lock:
             self.accepted[message["Message-ID"]] += 1
             if self.keep is not None:
@@ -165,9 +177,11 @@ class Stack:
             "redis": ["redis-server", "--port", str(self.ports["redis"]), "--bind", "127.0.0.1",
                       "--save", "", "--appendonly", "no", "--dir", str(self.directory),
                       "--loglevel", "warning"],
+            # --preload: the application is imported once, not once a web process.
             "web": [str(BIN / "gunicorn"), "pbem.wsgi", "-b", f"127.0.0.1:{self.ports['web']}",
-                    "-w", "2", "--timeout", "30", "--graceful-timeout", "5"],
-            "worker": [str(BIN / "celery"), "-A", "pbem", "worker", "-c", "2", "-l", "WARNING",
+                    "-w", "2", "--preload", "--timeout", "30", "--graceful-timeout", "5"],
+            "worker": [str(BIN / "celery"), "-A", "pbem", "worker", "-c", str(CONCURRENCY),
+                       "-l", "WARNING",
                        "--without-gossip", "--without-mingle", "--without-heartbeat"],
             "beat": [str(BIN / "celery"), "-A", "pbem", "beat", "-l", "WARNING",
                      "--schedule", str(self.directory / "beat-schedule")],
@@ -205,9 +219,22 @@ class Stack:
                 self.start(name)
 
     def stop_all(self) -> None:
-        for name in ("beat", "web", "receiver", "worker"):
-            if name in self.processes:
-                self.kill(name, signal.SIGTERM)
+        """Stop the services all at once: SIGTERM to each process group, SIGKILL to what
+        is left after a few seconds (every email of the period has its outcome by now)."""
+        names = [name for name in ("beat", "web", "receiver", "worker") if name in self.processes]
+        for name in names:
+            self.held.add(name)
+            with suppress(ProcessLookupError):
+                os.killpg(self.processes[name].pid, signal.SIGTERM)
+        deadline = time.monotonic() + 5
+        for name in names:
+            process = self.processes[name]
+            try:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                with suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=10)
 
 
 def wait_for_port(port: int, timeout: float = 60) -> None:
@@ -401,34 +428,70 @@ def request(ports: dict, record: Record, method: str, path: str, what: str, data
 # --- the faults -----------------------------------------------------------------------
 
 
-def faults(stack: Stack, mail: MailServer, record: Record, run: float, short: bool, stop):
-    """The schedule of faults over ``run`` wall seconds (a thread)."""
-    window = min(10.0, max(2.0, run * 0.03))
-    plan = (
-        [(0.1, "worker"), (0.2, "smtp refuse"), (0.3, "postgres"), (0.45, "smtp hang"),
-         (0.55, "redis"), (0.65, "smtp drop")]
-        if short else
-        [(0.05, "smtp refuse"), (0.12, "worker"), (0.15, "smtp hang"), (0.25, "postgres"),
-         (0.32, "redis"), (0.37, "worker"), (0.45, "smtp drop"), (0.55, "smtp refuse"),
-         (0.62, "worker"), (0.65, "smtp hang"), (0.75, "postgres"), (0.8, "redis"),
-         (0.87, "worker"), (0.9, "smtp drop")]
-    )  # fmt: skip
+# The faults over the run, at shares of its wall time. The week's come one after another.
+WEEK_FAULTS = [
+    [(0.05, "smtp refuse"), (0.12, "worker"), (0.15, "smtp hang"), (0.25, "postgres"),
+     (0.32, "redis"), (0.37, "worker"), (0.45, "smtp drop"), (0.55, "smtp refuse"),
+     (0.62, "worker"), (0.65, "smtp hang"), (0.75, "postgres"), (0.8, "redis"),
+     (0.87, "worker"), (0.9, "smtp drop")],
+]  # fmt: skip
+# The short form's, in two lanes at once (the services', the mail server's), early in the
+# day and those that leave rows waiting on wall-time limits first (a killed worker's
+# claims run out after their lease, a cut message is reported after STUCK_AFTER; the
+# worker may die by itself when Redis goes), so that they settle within the day.
+DAY_FAULTS = [
+    [(0.0, "worker"), (0.2, "redis"), (0.4, "postgres")],
+    [(0.0, "smtp drop"), (0.3, "smtp refuse"), (0.55, "smtp hang")],
+]  # fmt: skip
+
+
+def faults(
+    stack: Stack, mail: MailServer, record: Record, run: float, short: bool, stop
+) -> list[threading.Thread]:
+    """Start the schedule of faults over ``run`` wall seconds (a thread a lane); return the
+    lanes' threads.
+
+    A fault on the mail server stays until it has hit a session (or two more windows
+    have passed), and the worker is killed while it delivers (or after three seconds), so
+    that none falls on an idle stack.
+    """
+    window = 1.5 if short else min(10.0, max(2.0, run * 0.03))
+    lanes = [
+        threading.Thread(
+            target=fault_lane,
+            args=(plan, stack, mail, record, run, window, short, stop),
+            daemon=True,
+        )
+        for plan in (DAY_FAULTS if short else WEEK_FAULTS)
+    ]
+    for lane in lanes:
+        lane.start()
+    return lanes
+
+
+def fault_lane(plan, stack, mail, record, run, window, short, stop) -> None:
+    """The faults of ``plan``, one after another, each no sooner than its share of ``run``
+    after mail flows (a first email delivered and recorded, or after 30 s): on a loaded
+    machine they would otherwise fall on a stack still starting, and the day could end
+    before any turn email is delivered."""
+    waiting(lambda rows: rows.filter(status="sent").exists(), 30.0)
     began = time.time()
     for share, what in plan:
         while time.time() < began + share * run:
-            if stop.wait(0.2):
+            if stop.wait(0.1):
                 return
         start = time.time()
         if what == "worker":
+            waiting(lambda rows: rows.filter(status__in=["claimed", "sending"]).exists(), 3.0)
+            start = time.time()
             stack.kill("worker")  # SIGKILL, in the middle of whatever it does
             time.sleep(2)
             stack.start("worker")
         elif what == "postgres":
-            with stack_held(stack, "postgres"):
-                stack.cluster.stop()
-                outage_probes(stack, record, "postgres")
-                time.sleep(max(0.0, 3 - (time.time() - start)))
-                stack.cluster.start()
+            stack.cluster.stop()
+            outage_probes(stack, record, "postgres")
+            time.sleep(max(0.0, (2 if short else 3) - (time.time() - start)))
+            stack.cluster.start()
         elif what == "redis":
             stack.kill("redis")
             outage_probes(stack, record, "redis")
@@ -440,24 +503,38 @@ def faults(stack: Stack, mail: MailServer, record: Record, run: float, short: bo
             time.sleep(window)
             mail.start()
         else:
-            mail.sink.mode = what.split()[1]
+            sink = mail.sink
+            counter = "hung" if what == "smtp hang" else "dropped"
+            before = getattr(sink, counter)
+            sink.mode = what.split()[1]
             time.sleep(window)
-            mail.sink.mode = "ok"
+            for _ in range(int(window * 2 / 0.1)):  # bounded: two more windows
+                if getattr(sink, counter) > before:
+                    break
+                time.sleep(0.1)
+            sink.mode = "ok"
         with record.lock:
             record.faults[what] += 1
             if what in ("postgres", "redis"):
                 record.outages.append((what, start, time.time()))
 
 
-class stack_held:  # noqa: N801 (a context manager used as a statement)
-    def __init__(self, stack: Stack, name: str):
-        self.stack, self.name = stack, name
+def waiting(until, patience: float) -> bool:
+    """Wait (at most ``patience`` wall seconds) until ``until(outbox rows)`` is true."""
+    from django.db import connection
 
-    def __enter__(self):
-        self.stack.held.add(self.name)
+    from notifications.models import Message
 
-    def __exit__(self, *exc):
-        self.stack.held.discard(self.name)
+    try:
+        for _ in range(int(patience / 0.05)):
+            if until(Message.objects.all()):
+                return True
+            time.sleep(0.05)
+        return False
+    except Exception:
+        return False
+    finally:
+        connection.close()  # this thread's: not left to die in the PostgreSQL restart
 
 
 def outage_probes(stack: Stack, record: Record, what: str) -> None:
@@ -510,37 +587,100 @@ def make_games(count: int, seed: int, people: People) -> None:
         )
 
 
-def copy_schema(source: str, cluster) -> None:
-    """Copy the tables (and the record of migrations applied) of the migrated database at
-    ``source`` into the soak's own, so that migrate only has its post-migrate work left:
-    the short form takes the test run's database (seconds, where migrating takes ten)."""
-    tables = subprocess.run(
-        ["pg_dump", "--no-owner", "--schema-only", source], check=True, capture_output=True
-    ).stdout
-    applied = subprocess.run(
-        ["pg_dump", "--no-owner", "--data-only", "-t", "django_migrations", source],
-        check=True, capture_output=True,
-    ).stdout  # fmt: skip
-    subprocess.run(
-        ["psql", "-q", "-v", "ON_ERROR_STOP=1", f"postgres://postgres@127.0.0.1:{cluster.port}/railmail"],
-        input=tables + applied, check=True, capture_output=True,
-    )  # fmt: skip
+def stop_at_once(stack: Stack) -> None:
+    """Stop the soak's cluster without its shutdown checkpoint: its data is thrown away."""
+    if stack.cluster is not None:
+        with suppress(subprocess.CalledProcessError):  # not running
+            stack.cluster.run(
+                "pg_ctl", "-D", str(stack.cluster.directory / "data"), "-m", "immediate", "stop"
+            )
+
+
+def own_database(clusters: ExitStack, port: int, source: str | None, directory: Path):
+    """The soak's own PostgreSQL cluster on ``port`` (initdb), with database railmail: the
+    tables of the migrated database at ``source`` when given, and the rows migrate itself
+    writes (the migrations applied, the content types and permissions), so that migrate
+    has nothing left to do: the short form takes the test run's database (a second,
+    where migrating takes ten)."""
+    dumps = []
+    if source:  # read while initdb runs
+        dumps = [
+            subprocess.Popen(
+                ["pg_dump", "--no-owner", *what, "-f", str(directory / name), source]
+            )
+            for name, what in (
+                ("tables.sql", ["--schema-only"]),
+                ("rows.sql", ["--data-only", "-t", "django_migrations",
+                              "-t", "django_content_type", "-t", "auth_permission"]),
+            )
+        ]  # fmt: skip
+    cluster = clusters.enter_context(postgres_cluster(port=port))
+    cluster.run("createdb", "-h", "127.0.0.1", "-p", str(cluster.port), "-U", "postgres",
+                "railmail")  # fmt: skip
+    if dumps:
+        if any(dump.wait(timeout=120) for dump in dumps):
+            raise RuntimeError(f"pg_dump of {source} failed")
+        subprocess.run(
+            ["psql", "-q", "-v", "ON_ERROR_STOP=1", "-f", str(directory / "tables.sql"),
+             "-f", str(directory / "rows.sql"),
+             f"postgres://postgres@127.0.0.1:{cluster.port}/railmail"],
+            check=True, capture_output=True, timeout=120,
+        )  # fmt: skip
+    return cluster
+
+
+def collect_static(target: Path) -> None:
+    """Collect the static files at ``target``: a link to a collection kept between runs
+    (in the temporary folder, named by a digest of every source file's name, size and
+    time), as collecting and compressing them takes seconds of the short form's thirty."""
+    from importlib.metadata import version
+
+    from django.conf import settings
+    from django.contrib.staticfiles.finders import get_finders
+    from django.core.management import call_command
+    from django.test.utils import override_settings
+
+    digest = hashlib.sha256(
+        f"{settings.STORAGES['staticfiles']}{version('django')}{version('whitenoise')}".encode()
+    )
+    for finder in get_finders():
+        for path, storage in sorted(finder.list([]), key=lambda found: found[0]):
+            stat = os.stat(storage.path(path))
+            digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+    kept = Path(tempfile.gettempdir()) / "railmail-soak-static" / digest.hexdigest()[:20]
+    if not kept.is_dir():
+        partial = kept.with_name(f"{kept.name}.{os.getpid()}")
+        shutil.rmtree(partial, ignore_errors=True)
+        with override_settings(STATIC_ROOT=str(partial)):
+            call_command("collectstatic", interactive=False, verbosity=0)
+        try:
+            partial.rename(kept)
+        except OSError:  # another run kept the same collection first
+            shutil.rmtree(partial, ignore_errors=True)
+    target.symlink_to(kept, target_is_directory=True)
 
 
 def run(args) -> dict:
     record = Record()
     directory = Path(tempfile.mkdtemp(prefix="railmail-soak-"))
     results: dict = {}
+    phases = results["phases (wall s from the start)"] = {}
+    t0 = time.monotonic()
+
+    def mark(name: str) -> None:
+        phases[name] = round(time.monotonic() - t0, 1)
+
     with ExitStack() as cleanup:
         if args.keep:
             print(f"keeping the logs and mail in {directory}", flush=True)
         else:
             cleanup.callback(shutil.rmtree, directory, ignore_errors=True)
-        t0 = time.monotonic()
-        cluster = cleanup.enter_context(postgres_cluster())
-        cluster.run("createdb", "-h", "127.0.0.1", "-p", str(cluster.port), "-U", "postgres",
-                    "railmail")  # fmt: skip
-        ports = {"redis": closed_port(), "web": closed_port(), "receiver": closed_port()}
+        clusters = ExitStack()  # the cluster stops after the services (last in, first out)
+        cleanup.callback(clusters.close)
+        ports = {
+            "postgres": closed_port(), "redis": closed_port(), "web": closed_port(),
+            "receiver": closed_port(),
+        }  # fmt: skip
         sink = Sink()
         if args.keep:
             sink.keep = directory / "mail"
@@ -552,7 +692,7 @@ def run(args) -> dict:
         speed = args.days * 86400 / (args.minutes * 60)
         send_limit = 10 if args.minutes < 2 else 20
         env = production_env(
-            f"postgres://postgres@127.0.0.1:{cluster.port}/railmail",
+            f"postgres://postgres@127.0.0.1:{ports['postgres']}/railmail",
             SITE_URL=f"https://{HOST}",
             CELERY_BROKER_URL=f"redis://127.0.0.1:{ports['redis']}/0",
             EMAIL_BACKEND="notifications.smtp.EmailBackend",
@@ -570,35 +710,44 @@ def run(args) -> dict:
             DB_CONN_MAX_AGE="60",
         )
         os.environ.update(env)
-        if args.schema_from:
-            copy_schema(args.schema_from, cluster)
-        setup = [
-            subprocess.Popen([PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env),
-            subprocess.Popen(
-                [PYTHON, "manage.py", "collectstatic", "--no-input", "-v0"], cwd=ROOT, env=env
-            ),  # fmt: skip
-        ]
-        stack = Stack(directory, env, cluster, ports)
-        stack.start("redis")
-        cleanup.callback(stack.stop_all)
+        stack = Stack(directory, env, None, ports)
+        cleanup.callback(stop_at_once, stack)
         cleanup.callback(lambda: stack.kill("redis"))
-        for process in setup:
-            if process.wait(timeout=300):
-                raise RuntimeError("migrate or collectstatic failed")
-        import django
+        cleanup.callback(stack.stop_all)
 
-        django.setup()
-        from django.db import connections
+        # Everything at once: the cluster is made while Redis, the worker and the receiver
+        # start (they touch the database only for work, and none comes before the games)
+        # and this process imports Django and collects the static files.
+        with ThreadPoolExecutor(max_workers=1) as setting_up:
+            database = setting_up.submit(
+                own_database, clusters, ports["postgres"], args.schema_from, directory
+            )
+            for name in ("redis", "worker", "receiver"):
+                stack.start(name)
+            import django
 
-        # The services start while the games are made (each takes seconds to start).
-        for name in ("worker", "beat", "receiver", "web"):
-            stack.start(name)
+            django.setup()
+            from django.core.management import call_command
+            from django.db import connections
+
+            collect_static(directory / "static")
+            stack.start("web")  # its static files are in place
+            mark("static files")
+            stack.cluster = database.result()
+        mark("database")
+        # Nothing to apply when the tables were copied; all of it for the week.
+        call_command("migrate", verbosity=0, interactive=False)
+        stack.start("beat")  # its minute jobs need the tables
+        mark("migrated")
+        wait_for_port(ports["redis"])
         people = People(clock, ports, record, args.seed)
         sink.on_mail = people.on_mail
         make_games(args.games, args.seed, people)
         connections.close_all()
+        mark("games")
         wait_for_port(ports["web"])
         wait_for_port(ports["receiver"])
+        mark("services up")
         results["setup seconds"] = round(time.monotonic() - t0, 1)
         print(f"set up in {results['setup seconds']} s; {args.games} games; clock x{speed:.0f}",
               flush=True)  # fmt: skip
@@ -609,10 +758,7 @@ def run(args) -> dict:
         end_sim = start_sim + args.days * 86400
         wall = args.minutes * 60
         stop = threading.Event()
-        schedule = threading.Thread(
-            target=faults, args=(stack, mail, record, wall, args.minutes < 2, stop), daemon=True
-        )
-        schedule.start()
+        lanes = faults(stack, mail, record, wall, args.minutes < 2, stop)
         began = time.time()
         with ThreadPoolExecutor(max_workers=4) as pool:
             while clock.now() < end_sim:
@@ -621,47 +767,65 @@ def run(args) -> dict:
                 stack.supervise()
                 time.sleep(0.05)
             people.acting = False
-        schedule.join(timeout=120)
+        for lane in lanes:
+            lane.join(timeout=120)
         stop.set()
         results["run seconds"] = round(time.time() - began, 1)
+        mark("period over")
 
         # Every email of the week gets its outcome: the clock runs on until then.
-        drained, drain_began = drain(end_sim, max(60 + 6 * send_limit, wall / 4), stack)
+        drained, drain_began = drain(end_sim, max(60 + 6 * send_limit, wall / 4), stack, record)
         results["drain seconds"] = round(time.time() - drain_began, 1)
         results["drained"] = drained
+        mark("drained")
         stack.stop_all()
-        results |= check(record, sink, people, end_sim, env, send_limit)
+        mark("services stopped")
+        results |= check(record, sink, people, end_sim, directory, stack.restarts["worker"])
+        mark("checked")
         results["restarts after death"] = dict(stack.restarts)
     return results
 
 
-def drain(end_sim: float, bound: float, stack: Stack) -> tuple[bool, float]:
-    """Wait (wall time) until every email written in the period is sent, failed, dropped
-    or reported stuck: its backoff, a released claim and the stuck report need time."""
+def drain(end_sim: float, bound: float, stack: Stack, record: Record) -> tuple[bool, float]:
+    """Wait (wall time) until every email written in the period (and every sign-in link
+    asked in an outage, whenever it came) is sent, failed, dropped or reported stuck: its
+    backoff, a released claim and the stuck report need time."""
     from django.db import connections
     from django.db.models import Q
 
     from notifications.models import Message
 
     began = time.time()
+    told = began
     end = datetime.fromtimestamp(end_sim, UTC)
     while time.time() < began + bound:
         stack.supervise()
         try:
-            open_rows = Message.objects.filter(created_at__lte=end).filter(
+            open_rows = Message.objects.filter(
+                Q(created_at__lte=end) | Q(to__in=[probe[4] for probe in record.probes])
+            ).filter(
                 Q(status__in=["pending", "claimed"])
                 | Q(status="sending", stuck_reported_at__isnull=True)
             )
             if not open_rows.exists():
                 return True, began
-            print(f"draining: {open_rows.count()} email(s) of the period still open", flush=True)
+            if time.time() >= told + 5:
+                told = time.time()
+                print(f"draining: {open_rows.count()} email(s) of the period still open",
+                      flush=True)  # fmt: skip
         except Exception:
             connections.close_all()
-        time.sleep(5)
+        time.sleep(0.25)
     return False, began
 
 
-def check(record: Record, sink: Sink, people: People, end_sim: float, env, send_limit) -> dict:
+def check(
+    record: Record, sink: Sink, people: People, end_sim: float, directory: Path, deaths: int
+) -> dict:
+    """The checks (failures) and the counts; ``deaths``: the worker's deaths by itself."""
+    import io
+
+    from django.core.management import CommandError, call_command
     from django.db.models import Count
 
     from games import rules
@@ -682,50 +846,103 @@ def check(record: Record, sink: Sink, people: People, end_sim: float, env, send_
     out["games"] = len(games)
     out["games replayed"] = replayed
     out["games by status"] = dict(Counter(game.status for game in games))
-    rebuilt = subprocess.run(
-        [PYTHON, "manage.py", "rebuild_projections", "--check"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
-    out["rebuild_projections"] = rebuilt.stdout.strip().splitlines()[-1:] or [rebuilt.stderr]
-    if rebuilt.returncode:
-        failures.append(f"rebuild_projections --check: {rebuilt.stdout[-2000:]}")
+    said, complained = io.StringIO(), io.StringIO()
+    try:
+        call_command("rebuild_projections", "--check", stdout=said, stderr=complained)
+    except CommandError:
+        failures.append(f"rebuild_projections --check: {said.getvalue()[-2000:]}")
+    out["rebuild_projections"] = said.getvalue().strip().splitlines()[-1:] or [
+        complained.getvalue()
+    ]
     moves = Counter(
         dict(Event.objects.values_list("type").annotate(n=Count("pk")).values_list("type", "n"))
     )
     out["events"] = dict(moves)
     out["moves by people"] = dict(people.moves)
 
+    # Every email of the period: accepted exactly once, not needed, or on the operator's
+    # list with its reason (failed, or left "sending" and reported). None went twice.
     end = datetime.fromtimestamp(end_sim, UTC)
     statuses: Counter = Counter()
     outcome: Counter = Counter()
     listed_reasons: Counter = Counter()
+    in_doubt: Counter = Counter()
+    probes = {p[4] for p in record.probes if "login" in p[1]}
+    signing_in: Counter = Counter()
+    cut = Counter(sink.cut)
     for row in Message.objects.all().iterator():
         statuses[(row.kind, row.status)] += 1
-        times = sink.accepted.get(compose.message_id(row), 0)
+        message_id = compose.message_id(row)
+        times = sink.accepted.get(message_id, 0)
         if times > 1:
             failures.append(f"row {row.pk} ({row.kind}) accepted {times} times")
-        if row.kind != "your_turn" or row.created_at > end:
+        if row.status == "sending" and row.stuck_reported_at is not None:
+            # Only a message on the wire may be in doubt: one the mail server cut after its
+            # end (its own record says which), or one a connection when a worker died or
+            # lost its database, or the mail server stopped, mid-send.
+            cut_here = row.error.startswith(NO_ANSWER) and cut[message_id]
+            in_doubt["cut by the mail server" if cut_here else "other"] += 1
+        if row.created_at > end and row.to not in probes:
             continue
         if row.status == "sent":
-            outcome["delivered once" if times == 1 else "marked sent, never accepted"] += 1
+            ended = "delivered once" if times == 1 else "marked sent, never accepted"
             if times != 1:
-                failures.append(f"your-turn row {row.pk} is 'sent' but was never accepted")
+                failures.append(f"{row.kind} row {row.pk} is 'sent' but was never accepted")
         elif row.status in ("dropped", "suppressed"):
-            outcome[f"not needed ({row.status})"] += 1
+            ended = f"not needed ({row.status})"
         elif row.status == "sending" and row.stuck_reported_at is not None:
-            outcome["on the operator's list (in doubt)"] += 1
-            listed_reasons[row.error.split(":")[0][:60] or "worker died mid-send"] += 1
+            ended = "on the operator's list (in doubt)"
+            reason = row.error.split(":")[0][:60] or "no answer recorded (worker died)"
         elif row.status == "failed" and row.error:
-            outcome["on the operator's list (failed)"] += 1
-            listed_reasons[row.error[:60]] += 1
+            ended = "on the operator's list (failed)"
+            reason = row.error[:60]
         else:
-            outcome[f"unresolved ({row.status})"] += 1
-            failures.append(f"your-turn row {row.pk} left {row.status}")
+            ended = f"unresolved ({row.status})"
+            failures.append(f"{row.kind} row {row.pk} left {row.status}")
+        if row.to in probes:
+            signing_in[ended] += 1
+        if row.kind == "your_turn":
+            outcome[ended] += 1
+            if ended.startswith("on the operator's list"):
+                listed_reasons[reason] += 1
     out["emails by kind and status"] = {f"{k} {s}": n for (k, s), n in sorted(statuses.items())}
     out["your-turn emails due in the period"] = dict(outcome)
     out["operator's list reasons"] = dict(listed_reasons)
     out["messages accepted by the mail server"] = sum(sink.accepted.values())
     out["mail server hung / cut sessions"] = [sink.hung, sink.dropped]
+    # Sign-in links asked while PostgreSQL or Redis was away (the form answered): each
+    # handed to the mail server once the outage was over, so delivered once, or in doubt
+    # if the mail server then cut its connection.
+    out["sign-in links asked in outages"] = {
+        "asked": sum(signing_in.values()),
+        "delivered once": signing_in["delivered once"],
+        "on the operator's list": sum(
+            n for ended, n in signing_in.items() if ended.startswith("on the operator's list")
+        ),
+    }
+    # A worker's process has one connection, so one message on the wire: at most that
+    # many rows in doubt each time a worker dies (killed, at its hard time limit, by
+    # itself), the database goes before a batch's answers are written, or the mail server
+    # stops (refusing) with connections open.
+    worker_log = directory / "worker.log"
+    hard_limits = (
+        worker_log.read_text(errors="replace").count("Hard time limit")
+        if worker_log.exists()
+        else 0
+    )
+    losses = sum(record.faults[what] for what in ("worker", "postgres", "smtp refuse"))
+    losses += deaths + hard_limits
+    out["in doubt (left 'sending', reported)"] = {
+        "cut by the mail server": in_doubt["cut by the mail server"],
+        "other": in_doubt["other"],
+        "other, at most": CONCURRENCY * losses,
+    }
+    if in_doubt["other"] > CONCURRENCY * losses:
+        failures.append(
+            f"{in_doubt['other']} row(s) left 'sending' with no cut connection to show for it, "
+            f"more than one a connection for {losses} worker death(s), database restart(s) "
+            "and mail server stop(s)"
+        )
 
     # HTTP: no 5xx outside the outages; within them only 503 with Retry-After.
     windows = [(start, stop + SETTLE) for _what, start, stop in record.outages]
@@ -742,11 +959,6 @@ def check(record: Record, sink: Sink, people: People, end_sim: float, env, send_
             )
     out["http"] = {f"{w} {s} ({d})": n for (w, s, d), n in sorted(statuses_http.items(), key=str)}
     out["outage probes"] = [list(p[:4]) for p in record.probes]
-    probe_rows = Message.objects.filter(to__in=[p[4] for p in record.probes if "login" in p[1]])
-    out["sign-in links asked in outages: sent"] = [
-        probe_rows.filter(status="sent").count(),
-        probe_rows.count(),
-    ]
     out["replies (receiver's answers)"] = dict(record.replies)
     if record.replies.get("5xx"):
         failures.append(f"{record.replies['5xx']} replies refused with a 5xx")
@@ -776,7 +988,9 @@ def main() -> int:
     )
     parser.add_argument("--keep", action="store_true", help="keep the logs and mail")
     args = parser.parse_args()
+    t0 = time.monotonic()
     results = run(args)
+    results["seconds in all, with the clean-up"] = round(time.monotonic() - t0, 1)
     for key, value in results.items():
         print(f"{key}: {value}")
     if args.json:

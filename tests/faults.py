@@ -110,15 +110,16 @@ class Cluster:
 
 
 @contextmanager
-def postgres_cluster() -> Iterator[Cluster]:
-    """A fresh PostgreSQL cluster of the test's own, started; stopped and removed after."""
+def postgres_cluster(port: int | None = None) -> Iterator[Cluster]:
+    """A fresh PostgreSQL cluster of the test's own, started; stopped and removed after.
+    On ``port`` if given (a caller that must name it before the cluster is up)."""
     binaries = postgres_binaries()
     if binaries is None:
         raise RuntimeError("PostgreSQL's programs are not installed (/usr/lib/postgresql)")
     directory = Path(tempfile.mkdtemp(prefix="railmail-pg-"))
     if os.geteuid() == 0:
         shutil.chown(directory, "postgres", "postgres")
-    cluster = Cluster(directory, closed_port(), binaries)
+    cluster = Cluster(directory, port or closed_port(), binaries)
     try:
         cluster.run(
             "initdb", "-D", str(directory / "data"), "-U", "postgres", "--auth=trust",

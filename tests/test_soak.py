@@ -40,8 +40,8 @@ def test_a_day_of_play_survives_every_fault(tmp_path):
     )
     counts_file = tmp_path / "soak.json"
     command = [
-        sys.executable, "benchmarks/soak.py", "--days", "1", "--games", "12",
-        "--minutes", "0.4", "--schema-from", source, "--json", str(counts_file),
+        sys.executable, "benchmarks/soak.py", "--days", "1", "--games", "6",
+        "--minutes", "0.25", "--schema-from", source, "--json", str(counts_file),
     ]  # fmt: skip
     finished = subprocess.run(
         command, cwd=ROOT, env=dict(os.environ), capture_output=True, text=True, timeout=600
@@ -52,7 +52,7 @@ def test_a_day_of_play_survives_every_fault(tmp_path):
     assert counts["failures"] == [], finished.stdout[-5000:]
     assert counts["drained"], finished.stdout[-3000:]
     assert finished.returncode == 0, finished.stderr[-3000:]
-    assert counts["games replayed"] == counts["games"] == 12
+    assert counts["games replayed"] == counts["games"] == 6
     assert counts["rebuild_projections"] == ["0 game(s) differ."]
     # Every fault of the schedule happened.
     assert set(counts["faults"]) == {
@@ -67,5 +67,15 @@ def test_a_day_of_play_survives_every_fault(tmp_path):
     }
     assert probes[("postgres", "POST /accounts/login/")] == (503, "30")
     assert probes[("redis", "POST /accounts/login/")][0] == 302
-    sent, asked = counts["sign-in links asked in outages: sent"]
-    assert sent == asked >= 1
+    # Its email went to the mail server once Redis was back: delivered once, or on the
+    # operator's list with its reason when the mail server cut the connection after the
+    # message's end (it may have arrived: never sent twice).
+    links = counts["sign-in links asked in outages"]
+    assert links["asked"] >= 1
+    assert links["delivered once"] + links["on the operator's list"] == links["asked"]
+    # In doubt is only a message on the wire: one the mail server cut after its end (as its
+    # own record says), or at most one a connection each time a worker died, the database
+    # went or the mail server stopped.
+    doubt = counts["in doubt (left 'sending', reported)"]
+    assert doubt["cut by the mail server"] <= counts["mail server hung / cut sessions"][1]
+    assert doubt["other"] <= doubt["other, at most"]
