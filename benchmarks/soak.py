@@ -867,6 +867,7 @@ def check(
     outcome: Counter = Counter()
     listed_reasons: Counter = Counter()
     in_doubt: Counter = Counter()
+    batches: Counter = Counter()  # rows in doubt by the delivery that claimed them
     probes = {p[4] for p in record.probes if "login" in p[1]}
     signing_in: Counter = Counter()
     cut = Counter(sink.cut)
@@ -882,6 +883,8 @@ def check(
             # lost its database, or the mail server stopped, mid-send.
             cut_here = row.error.startswith(NO_ANSWER) and cut[message_id]
             in_doubt["cut by the mail server" if cut_here else "other"] += 1
+            # A delivery (its claim) has one connection: one row on the wire at a time.
+            batches[row.claim] += 1
         if row.created_at > end and row.to not in probes:
             continue
         if row.status == "sent":
@@ -932,10 +935,16 @@ def check(
     )
     losses = sum(record.faults[what] for what in ("worker", "postgres", "smtp refuse"))
     losses += deaths + hard_limits
+    failures += [
+        f"{n} rows of one delivery (claim {claim}) left in doubt: only the one on the wire may be"
+        for claim, n in batches.items()
+        if n > 1
+    ]
     out["in doubt (left 'sending', reported)"] = {
         "cut by the mail server": in_doubt["cut by the mail server"],
         "other": in_doubt["other"],
         "other, at most": CONCURRENCY * losses,
+        "most of one delivery": max(batches.values(), default=0),
     }
     if in_doubt["other"] > CONCURRENCY * losses:
         failures.append(

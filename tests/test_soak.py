@@ -75,7 +75,8 @@ def test_a_day_of_play_survives_every_fault(tmp_path):
     assert links["delivered once"] + links["on the operator's list"] == links["asked"]
     # In doubt is only a message on the wire: one the mail server cut after its end (as its
     # own record says), or at most one a connection each time a worker died, the database
-    # went or the mail server stopped.
+    # went or the mail server stopped; never more than one of a delivery (one connection).
     doubt = counts["in doubt (left 'sending', reported)"]
     assert doubt["cut by the mail server"] <= counts["mail server hung / cut sessions"][1]
     assert doubt["other"] <= doubt["other, at most"]
+    assert doubt["most of one delivery"] <= 1
