@@ -202,6 +202,7 @@ def route_data(state: rules.GameState, position: int, token: str) -> dict:
                 "tap near the line that comes next."
             ),
             "picked": gettext("Your route: %(lines)s (%(cost)s tracks)."),
+            "picked_listed": gettext("Your route (%(cost)s tracks):"),
             "line": pgettext("line", "%(one)s to %(other)s"),
             "not_next": gettext("That line does not continue your route: pick one from its end."),
             "empty": gettext("Pick at least one line."),
