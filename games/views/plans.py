@@ -135,6 +135,7 @@ def after_move(request: HttpRequest, seat: Seat, token: str) -> HttpResponse | N
     if number > len(load_state(seat.game).hands[seat.position]):
         messages.error(request, gettext("A plan heads for a city of your own."))
         return None
+    messages.success(request, gettext("Your move is in."))
     return redirect("games:plan_confirm", token, number)
 
 

@@ -197,6 +197,7 @@ def test_while_others_move_the_board_zooms_a_line_is_marked_coloured_and_an_offe
         ask = page.locator("#plan-ask-all")
         assert ask.is_visible() and offer.get_attribute("aria-expanded") == "true"
         assert not Plan.objects.filter(seat=seat).exists()
+        assert serious_violations(page) == []
         ask.scroll_into_view_if_needed()
         page.screenshot(path=str(artifacts / f"plan-offer-asks-{size}-{language}.png"))
         ask.get_by_role("button", name=pgettext("do not set the build plan", "Not now")).click()

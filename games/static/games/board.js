@@ -28,6 +28,14 @@
   }
 
   zoomControls.hidden = false;
+  // Zoomed, the frame scrolls: the keyboard must reach it too. On the seat's turn the
+  // board itself takes the focus; otherwise the frame does (arrow keys pan it).
+  if (!svg.hasAttribute("tabindex")) {
+    frame.tabIndex = 0;
+    frame.setAttribute("role", "group");
+    const wrap = frame.closest("[aria-label]");
+    if (wrap) frame.setAttribute("aria-label", wrap.getAttribute("aria-label"));
+  }
   zoomControls.addEventListener("click", (event) => {
     const button = event.target.closest("[data-zoom]");
     if (button) setZoom(zoom + Number(button.dataset.zoom));

@@ -287,6 +287,7 @@ def test_after_choosing_a_turns_lines_a_plan_for_the_next_turns(
     asked = {"all": 0, "city": number}[then]
     assert response.url.endswith(f"/plan/{asked}/")
     page = client.get(response.url).content.decode()
+    assert "Your move is in." in page
     form = re.search(r'<form method="post".*?</form>', page, re.S).group(0)
     fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', form))
     fields.pop("csrfmiddlewaretoken", None)
