@@ -53,12 +53,16 @@ def facts(seat: Seat, snapshot: Snapshot, token: str = "") -> dict | None:
         shown["words"] = plan_words.describe(plan.form, city_name(plan.city) if plan.city else "")
         shown["next"] = next_turn(state, position, plan.engine_plan())
         shown["path_ids"] = path(state, position, plan)
-        shown["path"] = [places.line_name(state.board, line) for line in shown["path_ids"]]
+        marked = set(plan.coloured)
+        shown["path"] = [
+            plan_words.line(places.line_name(state.board, line), line in marked)
+            for line in shown["path_ids"]
+        ]
     if state.phase == rules.PLACING and state.start_point(position) is None:
         taken = set(state.starts)
         shown["starts"] = [
-            {"point": point, "name": city_name(name)}
-            for name in state.hands[position]
+            {"point": point, "name": city_name(name), "number": number}
+            for number, name in enumerate(state.hands[position], 1)
             if (point := state.board.city_point(name)) not in taken
         ]
     own = rules.network(state, position)
@@ -66,11 +70,18 @@ def facts(seat: Seat, snapshot: Snapshot, token: str = "") -> dict | None:
         shown["route"] = route_data(state, position, token)
     if own:
         dist = rules.distances(rules.cost_graph(state.board, state.built, position), own)
-        for name in state.hands[position]:
+        for number, name in enumerate(state.hands[position], 1):
             cost = dist[state.board.city_point(name)]
             if 0 < cost < rules.INFINITY:
+                # ``number``: the city's place in the hand, as the one-tap link names it.
                 shown["offers"].append(
-                    {"city": name, "name": city_name(name), "cost": cost, "turns": -(-cost // 2)}
+                    {
+                        "city": name,
+                        "name": city_name(name),
+                        "number": number,
+                        "cost": cost,
+                        "turns": -(-cost // 2),
+                    }
                 )
     rest = sleep_from(seat.game, position, snapshot.clock)  # the snapshot's: no log read
     shown["quiet"] = {
@@ -92,9 +103,20 @@ def next_turn(state: rules.GameState, position: int, plan: rules.Plan) -> str:
         return plan_words.why_stopped(found.reason)
     if isinstance(found, rules.Build):
         board = state.board
-        names = [places.line_name(board, board.line_id(line)) for line in found.lines]
+        names = [
+            plan_words.line(places.line_name(board, board.line_id(line)), n in found.exclusive)
+            for n, line in enumerate(found.lines)
+        ]
         return plan_words.next_build(names)
     return ""
+
+
+def coloured_left(state: rules.GameState, position: int) -> int:
+    """How many coloured tracks the seat may still mark on a route (0: none, or a game
+    without them)."""
+    if not state.options.exclusive_tracks or not state.exclusive_left:
+        return 0
+    return state.exclusive_left[position]
 
 
 def path(state: rules.GameState, position: int, plan: Plan) -> list[int]:
@@ -166,12 +188,21 @@ def route_data(state: rules.GameState, position: int, token: str) -> dict:
         "network": sorted(rules.network(state, position)),
         "positions": positions,
         "names": list(places.point_names(board)),
+        # Lines of the route the player may mark as coloured track (0: none to mark).
+        "coloured_left": coloured_left(state, position),
         "words": {
+            "coloured": pgettext("one line of a route", "Coloured track"),
+            "coloured_left": gettext(
+                "Mark the lines your plan builds with your coloured track "
+                "(%(left)s left this round)."
+            ),
+            "coloured_used_up": gettext("You have no more coloured tracks to mark."),
             "start": gettext(
                 "Pick your route on the board, line by line from your network: "
                 "tap near the line that comes next."
             ),
             "picked": gettext("Your route: %(lines)s (%(cost)s tracks)."),
+            "picked_listed": gettext("Your route (%(cost)s tracks):"),
             "line": pgettext("line", "%(one)s to %(other)s"),
             "not_next": gettext("That line does not continue your route: pick one from its end."),
             "empty": gettext("Pick at least one line."),

@@ -26,7 +26,9 @@ class PlanForm(forms.Form):
     starts = forms.CharField(max_length=200, required=False)  # point ids, in preference
 
     def ids(self, name: str) -> list[int]:
-        text = self.cleaned_data.get(name) or ""
+        """The ids of field ``name``: comma-separated, or one per box ticked (a route's
+        lines marked as coloured track on its page)."""
+        text = ",".join(self.data.getlist(name)) if name in self.data else ""
         try:
             return [int(part) for part in text.split(",") if part.strip()]
         except ValueError:
@@ -73,24 +75,41 @@ def plan(request: HttpRequest, seat: Seat) -> HttpResponse:
 @require_http_methods(["GET"])
 @seat_link
 def confirm(request: HttpRequest, seat: Seat, number: int) -> HttpResponse:
-    """A one-tap plan from an email (``number`` 0: all my cities, else the city's place in
-    the hand): one button to confirm, as a GET changes nothing (mail scanners open links)."""
+    """A plan asked once before it is set (``number`` 0: all my cities, else the city's
+    place in the hand; with ``start=1``, a start marker there, then all my cities): one
+    button to confirm, as a GET changes nothing (mail scanners open links). The board's
+    offers and the one-tap links of emails open it; the board's script asks in the panel."""
+    token = request.resolver_match.kwargs["token"]
     state = load_state(seat.game)
     hand = state.hands[seat.position] if state.hands else []
-    if not 0 <= number <= len(hand):
+    start = request.GET.get("start") == "1"
+    if not 0 <= number <= len(hand) or (start and not number):
         return render(
             request, "games/plan_confirm.html", {"seat": seat, "missing": True}, status=404
         )
     city = hand[number - 1] if number else ""
+    what = "city" if city else "all"
+    point = None
+    if start:
+        placing = state.phase == rules.PLACING and state.start_point(seat.position) is None
+        if not placing:
+            return render(
+                request,
+                "games/plan_confirm.html",
+                {"seat": seat, "token": token, "placed": True},
+                status=409,
+            )
+        what, point = "start", state.board.city_point(city)
     return render(
         request,
         "games/plan_confirm.html",
         {
             "seat": seat,
-            "token": request.resolver_match.kwargs["token"],
-            "what": "city" if city else "all",
-            "city": city,
+            "token": token,
+            "what": what,
+            "city": city if what == "city" else "",
             "city_name": city_name(city) if city else "",
+            "starts": point,
         },
     )
 
@@ -103,28 +122,21 @@ class ThenForm(forms.Form):
 
 
 def after_move(request: HttpRequest, seat: Seat, token: str) -> HttpResponse | None:
-    """The plan chosen with a move by hand for the next turns, set now, or for a route its
-    page to pick it on; None when no plan was chosen."""
+    """The page that asks once for the plan chosen with a move by hand for the next turns
+    (for a route, its page to pick it on); None when no plan was chosen."""
     form = ThenForm(request.POST)
     then = form.cleaned_data["then"] if form.is_valid() else ""
     if not then:
         return None
     if then == "route":
         return redirect("games:plan_route", token)
-    try:
-        if then == "all":
-            plans.set_plan(seat, rules.plans.ALL)
-            messages.success(request, gettext("Your plan is set: all your cities."))
-        else:
-            hand = load_state(seat.game).hands[seat.position]
-            city = hand[int(then) - 1] if int(then) <= len(hand) else ""
-            plans.set_plan(seat, rules.plans.CITY, city=city)
-            messages.success(
-                request, gettext("Your plan is set: toward %(city)s.") % {"city": city_name(city)}
-            )
-    except plans.PlanError as refused:
-        messages.error(request, str(refused))
-    return None
+    # A plan by tap asks once: the move is in, and the plan's own page asks before it is set.
+    number = 0 if then == "all" else int(then)
+    if number > len(load_state(seat.game).hands[seat.position]):
+        messages.error(request, gettext("A plan heads for a city of your own."))
+        return None
+    messages.success(request, gettext("Your move is in."))
+    return redirect("games:plan_confirm", token, number)
 
 
 class RouteDraftForm(forms.Form):
@@ -132,6 +144,7 @@ class RouteDraftForm(forms.Form):
     ``lines`` so far, in order, and a line to ``add`` or the last to ``undo``."""
 
     lines = forms.CharField(max_length=2000, required=False)
+    coloured = forms.CharField(max_length=2000, required=False)  # lines marked so
     add = forms.IntegerField(required=False)
     undo = forms.BooleanField(required=False)
 
@@ -161,12 +174,18 @@ def route(request: HttpRequest, seat: Seat) -> HttpResponse:
         draft.append(line)
     if data.get("undo") and draft:
         draft.pop()
+    # Coloured track only where the player marked it, and only in a game that has it.
+    may_colour = plan_panel.coloured_left(state, position) > 0
+    marked = set(_ids(data.get("coloured") or "")) if may_colour else set()
+    marked &= set(draft)
     board = state.board
     names = [places.line_name(board, line) for line in draft]
     next_words = ""
     if draft:
         slack = rules.plans.route_slack(state, position, tuple(draft))
-        probe = rules.Plan(rules.plans.ROUTE, state.round, route=draft, slack=slack)
+        probe = rules.Plan(
+            rules.plans.ROUTE, state.round, route=draft, coloured=marked, slack=slack
+        )
         next_words = plan_panel.next_turn(state, position, probe)
     svg = board_svg(state, position, seat_names=seat.game.seat_names(), planned=draft)
     return render(
@@ -177,7 +196,14 @@ def route(request: HttpRequest, seat: Seat) -> HttpResponse:
             "token": token,
             "svg": render_svg(svg),
             "draft": ",".join(map(str, draft)),
+            "marked": ",".join(str(line) for line in draft if line in marked),
             "names": names,
+            "route": [
+                {"id": line, "name": name, "coloured": line in marked}
+                for line, name in zip(draft, names, strict=True)
+            ],
+            "may_colour": may_colour,
+            "coloured_left": plan_panel.coloured_left(state, position),
             "cost": sum(board.lines[line][2] for line in draft),
             "next_words": next_words,
             "choices": [

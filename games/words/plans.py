@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from games import rules
@@ -46,3 +46,10 @@ def describe(form: str, city: str = "") -> str:
 def next_build(lines: list[str]) -> str:
     """What a plan builds on its next turn."""
     return gettext("Its next turn builds %(lines)s.") % {"lines": "; ".join(lines)}
+
+
+def line(name: str, coloured: bool) -> str:
+    """A route's line by name, said to be coloured track when the plan builds it so."""
+    if not coloured:
+        return name
+    return pgettext("a line of a build plan", "%(line)s (coloured track)") % {"line": name}

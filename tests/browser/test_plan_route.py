@@ -2,17 +2,22 @@
 on its own page (which says its next turn in words), then drawn on the owner's board and
 cancelled: by thumb at 390 px in German while another player is to move, by mouse at
 1280 px in English on the player's own turn (the plan plays it at once, and the picks
-never touch the move form). Screenshots land in test-artifacts/."""
+never touch the move form). And while others move, in a game with coloured track: the
+board zooms, a route's line is marked as coloured track, and an offer of the panel asks
+once in the panel. Screenshots land in test-artifacts/."""
+
+import random
 
 import pytest
 from django.utils import translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
-from games import rules
+from games import rules, services
+from games.bots import simulate
 from games.links import seat_path
 from games.models import Game, Plan
 from games.pages import plan_panel
-from games.services import load_state
+from games.services import SeatSpec, create_game, load_state
 from tests.browser.axe import serious_violations
 from tests.factories import simulated_game
 
@@ -153,4 +158,78 @@ def test_a_route_picked_on_the_board_is_confirmed_drawn_and_cancelled(
             page.get_by_role("button", name=gettext("Cancel the plan")).click()
         assert planned(page) == []
         assert gettext("You cancelled your plan.") in page.inner_text(".build-plan")
+    context.close()
+
+
+def coloured_game(until: int):
+    """A 3-seat game with three coloured tracks a player, ``until`` events in: the bots'
+    moves of a game without them (greedy bots spend theirs at once), so all are left."""
+    options = rules.Options(exclusive_tracks=3)
+    events = simulate("transamerica", 3, random.Random(SEED))[:until]
+    players = [SeatSpec(f"Player {n}", f"seat{n}@example.com") for n in range(3)]
+    return services.append_events(create_game("transamerica", options, players), events[1:])
+
+
+@pytest.mark.parametrize("size, language", [("phone", "de"), ("desktop", "en")])
+def test_while_others_move_the_board_zooms_a_line_is_marked_coloured_and_an_offer_asks_once(
+    browser, live_server, artifacts, size, language
+):
+    game = coloured_game(UNTIL)
+    Game.objects.filter(pk=game.pk).update(language=language)
+    state = load_state(game)
+    phone = size == "phone"
+    position = (state.seat_to_move + 1) % state.seat_count  # not this seat's turn
+    seat = game.seats.get(position=position)
+    route = a_route(state, position, 2)
+    context = browser.new_context(viewport=SIZES[size], is_mobile=phone, has_touch=phone)
+    page = context.new_page()
+    page.goto(live_server.url + seat_path(seat))
+    tap = page.touchscreen.tap if phone else page.mouse.click
+    frame = page.locator("#board-frame")
+    with translation.override(language):
+        assert page.locator("#move-form").count() == 0  # another player is to move
+        # The zoom works at any turn.
+        page.get_by_role("button", name=gettext("Zoom in")).click()
+        assert "zoom-2" in frame.get_attribute("class")
+        # An offer asks once, in the panel: nothing is set until its button.
+        offer = page.locator("#build-plan a.plan-offer[data-ask=plan-ask-all]")
+        offer.click()
+        ask = page.locator("#plan-ask-all")
+        assert ask.is_visible() and offer.get_attribute("aria-expanded") == "true"
+        assert not Plan.objects.filter(seat=seat).exists()
+        assert serious_violations(page) == []
+        ask.scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / f"plan-offer-asks-{size}-{language}.png"))
+        ask.get_by_role("button", name=pgettext("do not set the build plan", "Not now")).click()
+        assert ask.is_hidden() and not Plan.objects.filter(seat=seat).exists()
+        # A route picked on the board, its first line marked as coloured track.
+        page.locator("#route-start").click()
+        if phone:  # picking zooms in on the network
+            assert "zoom-3" in frame.get_attribute("class")
+        for line in route:
+            tap(*line_on_screen(page, line))
+        page.locator(f'#route-list input[data-route-line="{route[0]}"]').check()
+        coloured = page.locator("#board-frame .route-pick.coloured").evaluate_all(
+            "nodes => nodes.map(n => Number(n.dataset.routeLine))"
+        )
+        assert coloured == [route[0]]
+        page.screenshot(path=str(artifacts / f"plan-route-coloured-{size}-{language}.png"))
+        with page.expect_navigation():
+            page.locator("#route-review").click()
+        assert page.locator(f'#route-lines input[value="{route[0]}"]').is_checked()
+        assert page.locator(f'#route-lines input[value="{route[1]}"]').is_checked() is False
+        words = pgettext("a line of a build plan", "%(line)s (coloured track)")
+        assert words.split(")s", 1)[1] in page.inner_text("#route-next")
+        assert serious_violations(page) == []
+        page.screenshot(path=str(artifacts / f"plan-route-coloured-confirm-{size}-{language}.png"))
+        with page.expect_navigation():
+            page.locator("#route-confirm").click()
+        plan = Plan.objects.get(seat=seat)
+        assert (plan.route, plan.coloured) == (route, [route[0]])
+        # The offer's own button, once asked, sets the plan.
+        page.locator("#build-plan a.plan-offer[data-ask=plan-ask-all]").click()
+        with page.expect_navigation():
+            ask.get_by_role("button", name=gettext("Set this plan")).click()
+        plan.refresh_from_db()
+        assert plan.form == rules.plans.ALL
     context.close()

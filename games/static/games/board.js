@@ -1,3 +1,54 @@
+// Zoom and pan, on every seat's board whether or not it is the seat's turn (a player
+// picks a plan's route while others move): the buttons step the zoom, the frame pans.
+// Other scripts ask for a zoom with a "board-zoom" event on the frame ({level, centre}
+// in SVG units), as plan.js does when a route is picked on a phone.
+(function () {
+  "use strict";
+  const frame = document.getElementById("board-frame");
+  const svg = frame && frame.querySelector("svg.board");
+  const zoomControls = document.getElementById("zoom-controls");
+  if (!svg || !zoomControls) return;
+  const dataNode = document.getElementById("pick-data");
+  const centre = dataNode ? JSON.parse(dataNode.textContent).centre : null;
+  const PHONE = window.matchMedia("(max-width: 48rem)");
+  let zoom = 1;
+
+  function scale() { return svg.getScreenCTM().a; } // screen pixels per SVG unit
+
+  function setZoom(level, around) {
+    const middle = around || [
+      (frame.scrollLeft + frame.clientWidth / 2) / scale(),
+      (frame.scrollTop + frame.clientHeight / 2) / scale(),
+    ];
+    zoom = Math.max(1, Math.min(3, level));
+    frame.classList.remove("zoom-2", "zoom-3");
+    if (zoom > 1) frame.classList.add("zoom-" + zoom);
+    frame.scrollLeft = middle[0] * scale() - frame.clientWidth / 2;
+    frame.scrollTop = middle[1] * scale() - frame.clientHeight / 2;
+  }
+
+  zoomControls.hidden = false;
+  // Zoomed, the frame scrolls: the keyboard must reach it too. On the seat's turn the
+  // board itself takes the focus; otherwise the frame does (arrow keys pan it).
+  if (!svg.hasAttribute("tabindex")) {
+    frame.tabIndex = 0;
+    frame.setAttribute("role", "group");
+    const wrap = frame.closest("[aria-label]");
+    if (wrap) frame.setAttribute("aria-label", wrap.getAttribute("aria-label"));
+  }
+  zoomControls.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-zoom]");
+    if (button) setZoom(zoom + Number(button.dataset.zoom));
+  });
+  frame.addEventListener("board-zoom", (event) => {
+    const { level, centre: around } = event.detail || {};
+    if (level) setZoom(level, around || null);
+  });
+  // On its turn a phone starts close up, on the player's own network; otherwise on the
+  // whole board, what the others built in view.
+  if (PHONE.matches && dataNode) setZoom(3, centre);
+})();
+
 // Picking on the board: clicks fill the same form fields the page offers without
 // JavaScript, so the server sees one kind of request. Nothing is sent until "Build".
 (function () {
@@ -148,35 +199,9 @@
     node.scrollIntoView({ block: "nearest" });
   });
 
-  // --- A phone's way: zoom and pan, tap a point, then one of its lines by direction ---
-  const zoomControls = document.getElementById("zoom-controls");
+  // --- A phone's way: tap a point, then one of its lines by direction (zoom: above) ---
   const panel = document.getElementById("directions");
   const SCALE = 40; // SVG units between neighbouring crossing points (games/board.py)
-  let zoom = 1;
-
-  function scale() { return svg.getScreenCTM().a; } // screen pixels per SVG unit
-
-  function setZoom(level, around) {
-    const centre = around || [
-      (frame.scrollLeft + frame.clientWidth / 2) / scale(),
-      (frame.scrollTop + frame.clientHeight / 2) / scale(),
-    ];
-    zoom = Math.max(1, Math.min(3, level));
-    frame.classList.remove("zoom-2", "zoom-3");
-    if (zoom > 1) frame.classList.add("zoom-" + zoom);
-    frame.scrollLeft = centre[0] * scale() - frame.clientWidth / 2;
-    frame.scrollTop = centre[1] * scale() - frame.clientHeight / 2;
-  }
-
-  if (frame && zoomControls) {
-    zoomControls.hidden = false;
-    zoomControls.addEventListener("click", (event) => {
-      const button = event.target.closest("[data-zoom]");
-      if (button) setZoom(zoom + Number(button.dataset.zoom));
-    });
-    // A phone starts close up, on the player's own network.
-    if (PHONE.matches) setZoom(3, data.centre);
-  }
 
   function directionsFrom(point) {
     const current = picks();

@@ -386,3 +386,38 @@ def test_a_seat_its_player_leaves_or_hands_on_ends_its_plan_and_the_newcomer_nev
     turns = PlanTurn.objects.filter(game=game, seat=owner_pos).count()
     game = play_until_turn_of(game, owner_pos, django_capture_on_commit_callbacks)
     assert PlanTurn.objects.filter(game=game, seat=owner_pos).count() == turns
+
+
+@pytest.mark.parametrize("board", ["transamerica", "transeuropa"])
+def test_a_route_builds_coloured_track_only_on_the_lines_its_player_marked(
+    django_capture_on_commit_callbacks, board
+):
+    game = building_game(board=board, options={"exclusive_tracks": 3})
+    owner = seat_at(game, game.seat_to_move)
+    state = services.load_state(game)
+    # Two single lines from the network, one after the other: one turn builds both.
+    lines = state.board.lines
+    first, second = next(
+        (first, second)
+        for first in rules.legal_line_ids(state, owner.position)
+        for second in rules.legal_second_line_ids(state, owner.position, first, coloured=False)
+        if lines[first][2] == 1 and lines[second][2] == 1
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        plans.set_plan(owner, rule_plans.ROUTE, route=[first, second], coloured=[second])
+    after = services.load_state(fresh(game))
+    assert PlanTurn.objects.filter(game=game, seat=owner.position).exists()
+    assert after.built[first] == rules.Track(owner.position, False)
+    assert after.built[second] == rules.Track(owner.position, True)
+    assert after.exclusive_left[owner.position] == state.exclusive_left[owner.position] - 1
+
+
+def test_a_route_may_not_mark_more_coloured_track_than_is_left_or_in_a_game_without_it():
+    game = building_game()
+    owner = seat_at(game, next_to_move_after(game))
+    state = services.load_state(game)
+    line = rules.legal_line_ids(state, owner.position)[0]
+    with pytest.raises(plans.PlanError) as refused:
+        plans.set_plan(owner, rule_plans.ROUTE, route=[line], coloured=[line])
+    assert refused.value.code == "no_coloured_track"
+    assert not Plan.objects.filter(seat=owner).exists()

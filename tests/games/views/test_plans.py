@@ -1,5 +1,6 @@
 """The build-plan panel and controls on a seat's board page, and the one-tap plan link."""
 
+import html
 import re
 
 import pytest
@@ -17,8 +18,8 @@ from tests.factories import GameFactory
 pytestmark = pytest.mark.django_db
 
 
-def building_game():
-    game = GameFactory()
+def building_game(**kwargs):
+    game = GameFactory(**kwargs)
     for _turn in range(3):
         game = play_turn(game)
     return game
@@ -245,8 +246,9 @@ def test_an_offer_of_one_turn_is_worded_as_one(language, one, two):
     from django.template.loader import render_to_string
     from django.utils import translation
 
-    offers = [{"city": "Toledo", "name": "Toledo", "cost": cost, "turns": 1} for cost in (1, 2)] + [
-        {"city": "Toledo", "name": "Toledo", "cost": 5, "turns": 3}
+    offers = [
+        {"city": "Toledo", "name": "Toledo", "number": n, "cost": cost, "turns": turns}
+        for n, cost, turns in ((1, 1, 1), (2, 2, 1), (3, 5, 3))
     ]
     plan = {"holding": False, "offers": offers, "starts": [], "route": None, "quiet": {}}
     with translation.override(language):
@@ -277,10 +279,19 @@ def test_after_choosing_a_turns_lines_a_plan_for_the_next_turns(
     # The turn's line went in by hand; the plan comes after it, and is not ended by it.
     moved = game.events.get(seq=game.version + 1)
     assert (moved.type, moved.data["seat"]) == (rules.TRACK_BUILT, seat.position)
+    assert not Plan.objects.filter(seat=seat).exists()
     if then == "route":
         assert response.url.endswith("/plan/route/")
-        assert not Plan.objects.filter(seat=seat).exists()
         return
+    # A plan by tap asks once: its own page, whose button sets it.
+    asked = {"all": 0, "city": number}[then]
+    assert response.url.endswith(f"/plan/{asked}/")
+    page = client.get(response.url).content.decode()
+    assert "Your move is in." in page
+    form = re.search(r'<form method="post".*?</form>', page, re.S).group(0)
+    fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', form))
+    fields.pop("csrfmiddlewaretoken", None)
+    client.post(reverse("games:plan", args=[token_of(seat)]), fields)
     plan = Plan.objects.get(seat=seat)
     assert plan.stopped == ""
     assert (plan.form, plan.city) == (
@@ -294,7 +305,8 @@ def test_a_then_that_names_no_city_of_ones_hand_is_refused_and_the_move_kept(cli
     seat = game.seats.get(position=state.seat_to_move)
     line = rules.legal_line_ids(state, seat.position)[0]
     version = game.version
-    client.post(seat_path(seat), {"version": version, "line1": line, "then": "9"})
+    response = client.post(seat_path(seat), {"version": version, "line1": line, "then": "9"})
+    assert "/plan/" not in response.url
     game.refresh_from_db()
     assert game.version == version + 1 and not Plan.objects.exists()
     page = client.get(seat_path(seat)).content.decode()
@@ -310,3 +322,145 @@ def test_the_plan_after_a_turn_is_offered_in_german(client):
     then = page.split('id="id_then"')[1].split("</select>")[0]
     assert "Meinen nächsten Zug spiele ich selbst" in then and "Weiter auf" in then
     assert "Alle meine Städte" in then and "Einer Route folgen" in then
+
+
+def panel_of(page: str) -> str:
+    return page.split('id="build-plan"')[1].split("</section>")[0]
+
+
+def confirm_form(page: str) -> dict[str, str]:
+    """The fields the confirmation page's one button posts."""
+    form = re.search(r'<form method="post".*?</form>', page, re.S).group(0)
+    fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', form))
+    fields.pop("csrfmiddlewaretoken", None)
+    return fields
+
+
+def test_every_offer_of_the_panel_asks_once_on_its_own_page_before_it_sets(client):
+    game = building_game()
+    seat = not_to_move(game)
+    token = token_of(seat)
+    state = services.load_state(game)
+    hand = state.hands[seat.position]
+    panel = panel_of(client.get(seat_path(seat)).content.decode())
+    # No tap on the panel sets a plan: each form that would is hidden until its link
+    # opens it (the script's way), and each link opens a page that asks (without one).
+    forms = re.findall(r"<form [^>]*>", panel)
+    assert forms and all("hidden" in form for form in forms)
+    links = [
+        html.unescape(href)
+        for href in re.findall(r'class="button plan-offer" href="([^"]+)"', panel)
+    ]
+    missing = [
+        n
+        for n, city in enumerate(hand, 1)
+        if state.board.city_point(city) not in rules.network(state, seat.position)
+    ]
+    asked = [reverse("games:plan_confirm", args=[token, n]) for n in missing]
+    assert links == [*asked, reverse("games:plan_confirm", args=[token, 0])]
+    assert not any(city in link for link in links for city in hand)  # a number, never a name
+    for link in links:
+        page = client.get(link).content.decode()
+        assert "Set this plan" in page and "until something changes?" in page
+        assert not Plan.objects.filter(seat=seat, stopped="").exists()  # a GET sets nothing
+        client.post(reverse("games:plan", args=[token]), confirm_form(page))
+        plan = Plan.objects.get(seat=seat, stopped="")
+        number = int(link.rstrip("/").rsplit("/", 1)[1])
+        assert (plan.form, plan.city) == (
+            (rules.plans.CITY, hand[number - 1]) if number else (rules.plans.ALL, "")
+        )
+        plans.cancel_plan(seat)
+
+
+@pytest.mark.parametrize(
+    "language, question",
+    [
+        ("en", "Place your start marker at %s, then keep building toward all your cities"),
+        ("de", "Deinen Startstein auf %s setzen und dann in jedem deiner Züge"),
+    ],
+)
+def test_a_planned_start_marker_asks_once_in_either_language(client, language, question):
+    game = GameFactory(language=language)  # everyone still to place a start marker
+    seat = not_to_move(game)
+    token = token_of(seat)
+    state = services.load_state(game)
+    city = state.hands[seat.position][1]
+    panel = panel_of(client.get(seat_path(seat)).content.decode())
+    link = reverse("games:plan_confirm", args=[token, 2]) + "?start=1"
+    assert f'href="{html.escape(link)}"' in panel
+    page = client.get(link).content.decode()
+    assert question % city in html.unescape(page)
+    assert not Plan.objects.exists()
+    client.post(reverse("games:plan", args=[token]), confirm_form(page))
+    point = state.board.city_point(city)
+    assert Plan.objects.get(seat=seat).starts == [point]
+    # Once the marker is down there is nothing left to ask.
+    placed = building_game()
+    seat = not_to_move(placed)
+    response = client.get(reverse("games:plan_confirm", args=[token_of(seat), 1]) + "?start=1")
+    assert response.status_code == 409 and "Set this plan" not in response.content.decode()
+
+
+def two_single_lines(state, position: int) -> tuple[int, int]:
+    """A route of two single lines, the second from the first's far end."""
+    lines = state.board.lines
+    return next(
+        (first, second)
+        for first in plan_panel.route_next(state, position, [])
+        for second in plan_panel.route_next(state, position, [first])
+        if lines[first][2] == 1 and lines[second][2] == 1
+    )
+
+
+@pytest.mark.parametrize(
+    "language, marked, box",
+    [("en", "(coloured track)", "Coloured track"), ("de", "(Farbschiene)", "Farbschiene")],
+)
+def test_a_route_marks_lines_as_coloured_track_on_its_page_and_the_plan_keeps_them(
+    client, language, marked, box
+):
+    game = building_game(options={"exclusive_tracks": 3})
+    seat = not_to_move(game)
+    seat.language = language
+    seat.save(update_fields=["language"])
+    token = token_of(seat)
+    state = services.load_state(game)
+    first, second = two_single_lines(state, seat.position)
+    url = reverse("games:plan_route", args=[token])
+    page = client.get(url, {"lines": f"{first},{second}", "coloured": str(first)})
+    text = page.content.decode()
+    assert page.status_code == 200
+    listed = text.split('id="route-lines"')[1].split("</ol>")[0]
+    boxes = dict(re.findall(r'type="checkbox" name="coloured" value="(\d+)"( checked)?', listed))
+    assert boxes == {str(first): " checked", str(second): ""}
+    assert box in text
+    # Its next turn says which line gets coloured track.
+    assert marked in text.split('id="route-next"')[1].split("</p>")[0]
+    # Adding a line keeps the marks.
+    assert f'name="coloured" value="{first}"' in text.split('class="route-add"')[1]
+    assert not Plan.objects.exists()
+    # The ticked boxes post one value each.
+    client.post(
+        reverse("games:plan", args=[token]),
+        {"what": "route", "route": f"{first},{second}", "coloured": [str(first)]},
+    )
+    plan = Plan.objects.get(seat=seat)
+    assert (plan.route, plan.coloured) == ([first, second], [first])
+    board_page = client.get(seat_path(seat)).content.decode()
+    way = board_page.split('<ol class="plan-path">')[1].split("</ol>")[0]
+    assert way.count(marked) == 1
+
+
+def test_a_game_without_coloured_track_offers_no_marks_on_a_route(client):
+    game = building_game()
+    seat = not_to_move(game)
+    state = services.load_state(game)
+    first, second = two_single_lines(state, seat.position)
+    url = reverse("games:plan_route", args=[token_of(seat)])
+    text = client.get(url, {"lines": f"{first},{second}", "coloured": str(first)}).content.decode()
+    assert (
+        'name="coloured"' not in text
+        and "coloured track" not in text.lower().split('id="route-next"')[1].split("</p>")[0]
+    )
+    route_data = plan_panel.route_data(state, seat.position, token_of(seat))
+    assert route_data["coloured_left"] == 0
