@@ -75,6 +75,12 @@ class Processes:
         """Wait for a one-off command (the migrations) to succeed."""
         assert proc.wait(timeout=300) == 0, self.log_of[proc.pid].read_text()
 
+    def still_running(self, *procs: subprocess.Popen) -> bool:
+        """True, or fails with the output of one that has exited (e.g. could not start)."""
+        for proc in procs:
+            assert proc.poll() is None, self.log_of[proc.pid].read_text()
+        return True
+
     def stop(self) -> None:
         for proc in self.running:
             with suppress(ProcessLookupError):  # its session already gone
@@ -202,12 +208,19 @@ def test_a_game_played_by_email_on_the_whole_stack(installed, static_root, tmp_p
         python = installed.bin / "python"
         migrate = services.start(python, "-m", "django", "migrate", "--no-input", "-v0")
         bind = f"127.0.0.1:{port}"
-        services.start(python, "-m", "gunicorn", "pbem.wsgi", "--bind", bind, "--workers", "2")
-        services.start(python, "-m", "celery", "-A", "pbem", "worker", "--concurrency", "2")
+        web = services.start(
+            python, "-m", "gunicorn", "pbem.wsgi", "--bind", bind, "--workers", "2"
+        )
+        worker = services.start(
+            python, "-m", "celery", "-A", "pbem", "worker", "--concurrency", "2"
+        )
         beat = services.start(python, "-m", "celery", "-A", "pbem", "beat", "-s", tmp_path / "beat")
         services.finish(migrate)
         dana = Browser(port)
-        wait_for(lambda: health(dana), "gunicorn to answer its health check")
+        wait_for(
+            lambda: services.still_running(web, worker, beat) and health(dana),
+            "gunicorn to answer its health check",
+        )
 
         # Sign in by the link that arrives over SMTP.
         dana.get("https://127.0.0.1/accounts/login/")
@@ -271,7 +284,7 @@ def test_a_game_played_by_email_on_the_whole_stack(installed, static_root, tmp_p
             ids = conn.execute("SELECT id FROM notifications_message ORDER BY id").fetchall()
         received = [m["Message-ID"] for m in mailbox.all()]
         assert len(received) == len(set(received)) == statuses["sent"] == len(ids)
-        assert beat.poll() is None  # beat ran all along
+        assert services.still_running(web, worker, beat)  # all along
 
 
 def drop_database(admin: str, name: str) -> None:
