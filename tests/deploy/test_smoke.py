@@ -222,7 +222,9 @@ def test_a_game_played_by_email_on_the_whole_stack(installed, static_root, tmp_p
             "gunicorn to answer its health check",
         )
 
-        # Sign in by the link that arrives over SMTP.
+        # The front page (tests/deploy/test_packaging.py serves one that needs no tables),
+        # then sign in by the link that arrives over SMTP.
+        dana.get("https://127.0.0.1/")
         dana.get("https://127.0.0.1/accounts/login/")
         dana.post("https://127.0.0.1/accounts/login/", {"email": "dana@example.org"})
         sign_in = re.search(
