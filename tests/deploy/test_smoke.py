@@ -12,13 +12,15 @@ from __future__ import annotations
 import email
 import email.policy
 import html
+import os
 import re
 import signal
 import subprocess
 import time
 import uuid
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, suppress
 from email.message import EmailMessage
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import psycopg
@@ -41,25 +43,50 @@ def wait_for(condition, what: str, timeout: float = WAIT):
     while time.monotonic() < deadline:
         if result := condition():
             return result
-        time.sleep(0.1)
+        time.sleep(0.05)
     raise AssertionError(f"gave up after {timeout} s waiting for {what}")
 
 
-@contextmanager
-def process(command: list, env: dict, cwd, stop: int = signal.SIGTERM):
-    """A background process, stopped on the way out by ``stop`` (then SIGKILL)."""
-    proc = subprocess.Popen(
-        command, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    try:
-        yield proc
-    finally:
-        proc.send_signal(stop)
-        try:
+class Processes:
+    """Background processes, each in a session of its own, killed with their children on
+    the way out (nothing is left to do then: the emails were counted) and waited for."""
+
+    def __init__(self, env: dict, cwd: Path, logs: Path):
+        self.env, self.cwd, self.logs = env, cwd, logs
+        self.running: list[subprocess.Popen] = []
+        self.log_of: dict[int, Path] = {}  # by process id: its output
+
+    def start(self, *command) -> subprocess.Popen:
+        log = self.logs / f"{len(self.running)}.log"
+        with log.open("w") as out:
+            proc = subprocess.Popen(
+                command,
+                env=self.env,
+                cwd=self.cwd,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        self.running.append(proc)
+        self.log_of[proc.pid] = log
+        return proc
+
+    def finish(self, proc: subprocess.Popen) -> None:
+        """Wait for a one-off command (the migrations) to succeed."""
+        assert proc.wait(timeout=300) == 0, self.log_of[proc.pid].read_text()
+
+    def still_running(self, *procs: subprocess.Popen) -> bool:
+        """True, or fails with the output of one that has exited (e.g. could not start)."""
+        for proc in procs:
+            assert proc.poll() is None, self.log_of[proc.pid].read_text()
+        return True
+
+    def stop(self) -> None:
+        for proc in self.running:
+            with suppress(ProcessLookupError):  # its session already gone
+                os.killpg(proc.pid, signal.SIGKILL)
+        for proc in self.running:
             proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=5)
 
 
 class Mailbox:
@@ -67,12 +94,13 @@ class Mailbox:
 
     def __init__(self, handler: SmtpHandler):
         self.handler = handler
+        self.parsed: list[EmailMessage] = []
 
     def all(self) -> list[EmailMessage]:
-        return [
-            email.message_from_string(raw, policy=email.policy.default)
-            for raw in list(self.handler.received)
-        ]
+        # Each email is parsed once: the waits below ask many times a second.
+        for raw in self.handler.received[len(self.parsed) :]:
+            self.parsed.append(email.message_from_string(raw, policy=email.policy.default))
+        return list(self.parsed)
 
     def to(self, address: str) -> list[EmailMessage]:
         return [m for m in self.all() if address in m["To"]]
@@ -147,7 +175,7 @@ def seat_link(message: EmailMessage) -> str:
     return html.unescape(re.search(r"https://127\.0\.0\.1/s/[^/\s]+/", text_of(message)).group(0))
 
 
-def test_a_game_played_by_email_on_the_whole_stack(installed, tmp_path):
+def test_a_game_played_by_email_on_the_whole_stack(installed, static_root, tmp_path):
     db = connection.settings_dict
     server = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
     name = f"railmail_smoke_{uuid.uuid4().hex[:8]}"
@@ -155,12 +183,9 @@ def test_a_game_played_by_email_on_the_whole_stack(installed, tmp_path):
     redis.Redis.from_url(redis_url).flushdb()
     port = closed_port()
     with ExitStack() as stack:
-        subprocess.run(["psql", f"{server}/postgres", "-qc", f"CREATE DATABASE {name}"], check=True)
-        stack.callback(
-            subprocess.run,
-            ["psql", f"{server}/postgres", "-qc", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"],
-            check=True,
-        )
+        with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
+            admin.execute(f"CREATE DATABASE {name}")
+        stack.callback(drop_database, f"{server}/postgres", name)
         smtp_port, handler = stack.enter_context(smtp_server())
         mailbox = Mailbox(handler)
         env = installed.production_env(
@@ -170,42 +195,36 @@ def test_a_game_played_by_email_on_the_whole_stack(installed, tmp_path):
             EMAIL_HOST="127.0.0.1",
             EMAIL_PORT=str(smtp_port),
             EMAIL_TIMEOUT="10",
-            STATIC_ROOT=str(tmp_path / "static"),
+            STATIC_ROOT=str(static_root),  # collected by tests/deploy/conftest.py
             DEFAULT_FROM_EMAIL="Railmail <games@railmail.example.org>",
             # Your-turn emails at once, each queued as its move commits (one that waits
             # its grace is queued by the minute's sweep: tests/notifications/test_worker).
             RAILMAIL_TURN_EMAIL_GRACE="0",
         )
-        installed.django(env, "migrate", "--no-input", "-v0")
-        installed.django(env, "collectstatic", "--no-input", "-v0")
-        bin_ = installed.bin
-        stack.enter_context(
-            process(
-                [bin_ / "gunicorn", "pbem.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "2"],
-                env,
-                installed.home,
-                stop=signal.SIGINT,  # gunicorn's quick shutdown
-            )
+        # Everything starts at once, to share the startup time: the migrations, gunicorn,
+        # the worker and beat (all three wait for requests or the queue, not the tables).
+        services = Processes(env, installed.home, tmp_path)
+        stack.callback(services.stop)
+        python = installed.bin / "python"
+        migrate = services.start(python, "-m", "django", "migrate", "--no-input", "-v0")
+        bind = f"127.0.0.1:{port}"
+        web = services.start(
+            python, "-m", "gunicorn", "pbem.wsgi", "--bind", bind, "--workers", "2"
         )
-        stack.enter_context(
-            process(
-                [bin_ / "celery", "-A", "pbem", "worker", "--concurrency", "2", "-l", "WARNING"],
-                env,
-                installed.home,
-                stop=signal.SIGQUIT,  # Celery's cold shutdown: nothing is left to do
-            )
+        worker = services.start(
+            python, "-m", "celery", "-A", "pbem", "worker", "--concurrency", "2"
         )
-        beat = stack.enter_context(
-            process(
-                [bin_ / "celery", "-A", "pbem", "beat", "-l", "WARNING", "-s", tmp_path / "beat"],
-                env,
-                installed.home,
-            )
-        )
+        beat = services.start(python, "-m", "celery", "-A", "pbem", "beat", "-s", tmp_path / "beat")
+        services.finish(migrate)
         dana = Browser(port)
-        wait_for(lambda: health(dana), "gunicorn to answer its health check")
+        wait_for(
+            lambda: services.still_running(web, worker, beat) and health(dana),
+            "gunicorn to answer its health check",
+        )
 
-        # Sign in by the link that arrives over SMTP.
+        # The front page (tests/deploy/test_packaging.py serves one that needs no tables),
+        # then sign in by the link that arrives over SMTP.
+        dana.get("https://127.0.0.1/")
         dana.get("https://127.0.0.1/accounts/login/")
         dana.post("https://127.0.0.1/accounts/login/", {"email": "dana@example.org"})
         sign_in = re.search(
@@ -241,12 +260,13 @@ def test_a_game_played_by_email_on_the_whole_stack(installed, tmp_path):
         assert created.status_code == 302
 
         # Each plays through the link in their your-turn email, which follows the sign-in
-        # link (Dana's first email) and the invitations (Bea's and Cy's).
+        # link (Dana's first email) and the invitations (Bea's and Cy's): a starting marker
+        # each, then Dana's first line.
         order = ["dana@example.org", "bea@example.org", "cy@example.org"]
         players = {address: Browser(port) for address in order}
         seen = dict.fromkeys(order, 1)
         assert "invited" in mailbox.wait("bea@example.org", 1)["Subject"]
-        for turn in range(5):
+        for turn in range(4):
             address = order[turn % 3]
             seen[address] += 1
             message = mailbox.wait(address, seen[address])
@@ -266,7 +286,12 @@ def test_a_game_played_by_email_on_the_whole_stack(installed, tmp_path):
             ids = conn.execute("SELECT id FROM notifications_message ORDER BY id").fetchall()
         received = [m["Message-ID"] for m in mailbox.all()]
         assert len(received) == len(set(received)) == statuses["sent"] == len(ids)
-        assert beat.poll() is None  # beat ran all along
+        assert services.still_running(web, worker, beat)  # all along
+
+
+def drop_database(admin: str, name: str) -> None:
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 def health(browser: Browser) -> bool:
