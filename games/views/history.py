@@ -107,8 +107,7 @@ def _replay(
         wanted, status = None, 404
     if board_url == "" and seat is not None:
         board_url = links.seat_path(seat)
-    finished = game.status == Game.Status.FINISHED
-    if not (finished and seat is not None and rematch.may_ask(seat)):
+    if seat is None or not rematch.may_ask(seat):  # a game over, and a player who may
         again_url = ""
     played_again = bool(again_url) and rematch.next_game_of(game) is not None
     page = replay_page.ReplayPage(
