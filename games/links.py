@@ -7,6 +7,10 @@ seat's page: it never signs anyone into an account.
 A fresh link (mailed on request) carries the ``pending_link_nonce`` and becomes current
 on its first POST: so someone who knows a player's address can have fresh links mailed
 to them, but cannot revoke the links the player uses.
+
+A link's age plays no part, so its token carries no time (helpers.signing): the same seat
+and nonce give the same link, in every email and page; links signed with the time, as
+they were before, still open their seat.
 """
 
 from dataclasses import dataclass
@@ -18,6 +22,7 @@ from django.utils.crypto import constant_time_compare
 
 from games.models import Game, Seat, new_link_nonce
 from games.signals import seat_links_renewed
+from helpers import signing as timeless
 
 SALT = "games.links.seat"
 
@@ -35,7 +40,7 @@ class BadLink(signing.BadSignature):
 def make_token(seat: Seat, nonce: str = "") -> str:
     """The signed token for ``seat``'s current link (or the link with ``nonce``)."""
     payload = {"g": seat.game_id, "s": seat.position, "n": nonce or seat.link_nonce}
-    return signing.dumps(payload, salt=SALT, compress=False)
+    return timeless.dumps(payload, salt=SALT)
 
 
 def seat_path(seat: Seat) -> str:
@@ -84,7 +89,7 @@ class LinkKey:
 def read_token(token: str) -> LinkKey:
     """The key a token carries, or BadLink("tampered")."""
     try:
-        payload = signing.loads(token, salt=SALT)
+        payload = timeless.loads(token, salt=SALT)
         game_id, position, nonce = payload["g"], payload["s"], payload["n"]
     except (signing.BadSignature, KeyError, TypeError) as exc:
         raise BadLink("tampered") from exc

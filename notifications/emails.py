@@ -11,7 +11,6 @@ import hashlib
 from datetime import date, timedelta
 
 from django.conf import settings
-from django.core import signing
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import translation
@@ -20,6 +19,7 @@ from accounts.models import normalize_email
 from games import rules
 from games.services.clock import quiet_hours_end
 from helpers import clock_source
+from helpers import signing as timeless
 from notifications import plan_mail
 from notifications.models import Message
 
@@ -46,15 +46,16 @@ CHANNEL_OFF = "channel_off"
 MUTED_KINDS = (ROUND_SCORED, GAME_OVER, BOT_TOOK_OVER)
 
 
-# Signed tokens naming an address. They carry no timestamp: an unsubscribe link in an
-# email from last year must still work.
+# Signed tokens naming an address. Their age is never checked (an unsubscribe link in an
+# email from last year must still work), so they carry no time: helpers.signing reads the
+# older ones, which do.
 
 
 def unsubscribe_token(address: str, kind: str | None = None) -> str:
     """A token naming ``address`` and the kind of email its unsubscribe link came in."""
     address = normalize_email(address)
     payload = address if kind is None else {"a": address, "k": kind}
-    return signing.dumps(payload, salt=UNSUBSCRIBE_SALT)
+    return timeless.dumps(payload, salt=UNSUBSCRIBE_SALT)
 
 
 def unsubscribe_url(address: str, kind: str | None = None) -> str:
@@ -65,19 +66,19 @@ def unsubscribe_url(address: str, kind: str | None = None) -> str:
 def unsubscribe_request(token: str) -> tuple[str, str | None]:
     """The address and kind a token names (kind None in old tokens); raises
     signing.BadSignature if it was tampered with."""
-    value = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    value = timeless.loads(token, salt=UNSUBSCRIBE_SALT)
     if isinstance(value, str):
         return value, None
     return value["a"], value.get("k")
 
 
 def resume_token(address: str) -> str:
-    return signing.dumps(normalize_email(address), salt=RESUME_SALT)
+    return timeless.dumps(normalize_email(address), salt=RESUME_SALT)
 
 
 def address_for_token(token: str, salt: str) -> str:
     """The address a token names; raises signing.BadSignature if it was tampered with."""
-    return signing.loads(token, salt=salt)
+    return timeless.loads(token, salt=salt)
 
 
 def invitation(seat, *, reminder: bool = False, fresh_link: bool = False) -> Message | None:

@@ -39,6 +39,10 @@ def pages(user) -> dict[str, str]:
         "board-finished": seat_path(finished.seats.first()),
         "board-round-summary": seat_path(summary_seat),
         "seat-history": reverse("games:seat_replay", args=[make_token(to_move)]),
+        # A finished game's, which offers to play again.
+        "seat-history-finished": reverse(
+            "games:seat_replay", args=[make_token(finished.seats.first())]
+        ),
         # The list of every move as a page of its own (the board page's, without scripts).
         "every-move": reverse("games:seat_moves", args=[make_token(builder)]),
         # The one-tap suggestions of a your-turn email: a start marker, then lines.

@@ -33,6 +33,7 @@ from games.pages.drawing import (
     static_layer,
 )
 from games.pages.table_read import SeatAtTable, SeatRow
+from games.services import rematch
 from games.words import bot_levels, narration, places, time_zones
 from games.words.city_names import city_name, city_names
 
@@ -166,15 +167,16 @@ def page(
     and ``inserts`` (each a function of the CSRF token) are filled in per request.
     """
     game, token = seat.game, table.token
-    played_again = (
-        game.status == Game.Status.FINISHED and Game.objects.filter(follows_id=game.pk).exists()
-    )
+    finished = game.status == Game.Status.FINISHED
+    played_again = finished and Game.objects.filter(follows_id=game.pk).exists()
+    # Read only once the game is over: a running game's page asks nothing more.
+    may_play_again = finished and rematch.may_ask(seat)
     inputs = (
         snapshots.key_for(game.version, game.log_digest),
         table,
         around,
         (seat.autopilot, seat.timeouts_in_a_row, seat.notices_muted),
-        played_again,
+        (played_again, may_play_again),
         # The owner's plan and browser zone: the plan panel is in the cached page.
         (plan_panel.key(seat), seat.browser_time_zone),
     )
@@ -195,6 +197,7 @@ def page(
             "csrf_token": holes.csrf_token,
             "plan": plan,
             "played_again": played_again,
+            "may_play_again": may_play_again,
         }
         return render_to_string("games/board.html", context, request)
 

@@ -229,6 +229,9 @@ class ReplayPage:
     base: str  # the replay's own address, for its links to each move
     record_url: str
     board_url: str
+    # "Play again with the same players", for a player who may: the page its button is on.
+    again_url: str = ""
+    played_again: bool = False  # the table's next game is set up already
 
 
 def replay_html(
@@ -261,6 +264,8 @@ def replay_html(
             "base": page.base,
             "record_url": page.record_url,
             "board_url": page.board_url,
+            "again_url": page.again_url,
+            "played_again": page.played_again,
             "error": page.error,
         }
         outer = {

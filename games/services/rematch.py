@@ -3,6 +3,10 @@
 The seats turn by one so another player starts; each goes to whoever holds it now. Asking
 again, from any seat, leads to the same game. No invitation limit applies: the addresses
 are the finished table's.
+
+A seat without an address (a player with only its link) plays again too: nobody can invite
+it, so it is seated as joined and its player reaches the new game through the link they
+have to this one. Only a seat whose player left (the log says so) goes to a bot.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from games.bots import COVER_BOT
 from games.models import Game, Seat
 from games.services.event_log import lock_game
 from games.services.new_games import GameSettings, SeatSpec, open_game
+from games.services.substitutes import has_left
 from games.words import bot_levels
 
 
@@ -25,8 +30,14 @@ class NotAgain(ValueError):
 
 def may_ask(seat: Seat) -> bool:
     """Whether ``seat``'s player may start the next game of its table: a person's seat
-    (not a bot's, nor one whose player left) in a finished game."""
-    return seat.game.status == Game.Status.FINISHED and not seat.is_bot and bool(seat.email)
+    (not a bot's, nor one whose player left) in a finished game, with an address or not."""
+    game = seat.game
+    # An empty address does not mean the player left: a seat may be played by link alone.
+    return (
+        game.status == Game.Status.FINISHED
+        and not seat.is_bot
+        and not has_left(game, seat.position)
+    )
 
 
 def play_again(seat: Seat, account=None) -> tuple[Seat, bool]:
@@ -68,12 +79,15 @@ def next_table(game: Game, asking: Seat, account=None) -> list[SeatSpec]:
     for seat in seats[1:] + seats[:1]:
         if seat.is_bot:
             specs.append(SeatSpec(seat.name, is_bot=True, bot_level=seat.bot_level))
-        elif not seat.email:  # the player left: the bot that covered the seat plays it
+        elif has_left(game, seat.position):  # the bot that covered the seat plays it
             name = cover_name if cover_name not in names else f"{cover_name} {seat.position + 1}"
             specs.append(SeatSpec(name, is_bot=True, bot_level=COVER_BOT))
         else:
-            joined = seat.pk == asking.pk
-            user = account if joined and account is not None else seat.user
+            asks = seat.pk == asking.pk
+            user = account if asks and account is not None else seat.user
+            # Without an address nobody can be invited: the seat is theirs at once, as
+            # it was in this game, and its link is on this game's pages.
+            joined = asks or not seat.email
             specs.append(SeatSpec(seat.name, seat.email, user, joined=joined))
     return specs
 

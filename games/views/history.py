@@ -18,6 +18,7 @@ from games import links
 from games.forms import PlayerFilterForm, ReplayStepForm
 from games.models import Game, Seat
 from games.pages import finished_games, replay_page
+from games.services import rematch
 from games.views.seat_link import seat_link
 
 GAMES_PER_PAGE = 20
@@ -45,7 +46,8 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         raise Http404("No such game")
     base = reverse("games:replay", args=[game.pk])
     record_url = reverse("games:record", args=[game.pk])
-    return _replay(request, game, seat, base, record_url)
+    again_url = reverse("games:account_again", args=[game.pk])
+    return _replay(request, game, seat, base, record_url, again_url=again_url)
 
 
 @seat_link
@@ -55,8 +57,16 @@ def seat_replay(request: HttpRequest, seat: Seat) -> HttpResponse:
     base = reverse("games:seat_replay", args=[token])
     record_url = reverse("games:seat_record", args=[token])
     board_url = reverse("games:seat", args=[token])
+    again_url = reverse("games:play_again", args=[token])
     return _replay(
-        request, seat.game, seat, base, record_url, board_url=board_url, talk_token=token
+        request,
+        seat.game,
+        seat,
+        base,
+        record_url,
+        board_url=board_url,
+        talk_token=token,
+        again_url=again_url,
     )
 
 
@@ -83,7 +93,10 @@ def _replay(
     record_url: str,
     board_url: str = "",
     talk_token: str = "",
+    again_url: str = "",
 ) -> HttpResponse:
+    """The replay page; ``again_url`` is where ``seat``'s player would play again, shown
+    only once the game is over and if they may."""
     form = ReplayStepForm(request.GET)
     wanted = form.cleaned_data["move"] if form.is_valid() else None
     error, status = "", 200
@@ -94,6 +107,9 @@ def _replay(
         wanted, status = None, 404
     if board_url == "" and seat is not None:
         board_url = links.seat_path(seat)
+    if seat is None or not rematch.may_ask(seat):  # a game over, and a player who may
+        again_url = ""
+    played_again = bool(again_url) and rematch.next_game_of(game) is not None
     page = replay_page.ReplayPage(
         title=game.display_name,
         status=game.status,
@@ -104,6 +120,8 @@ def _replay(
         base=base,
         record_url=record_url,
         board_url=board_url,
+        again_url=again_url,
+        played_again=played_again,
     )
     # The players' table talk, through a seat's link only: never in the public replay.
     talk_seat = seat if talk_token else None

@@ -63,10 +63,22 @@ def _again(request: HttpRequest, seat: Seat, action: str, back: str, account) ->
             )
         else:
             messages.info(request, _("This table's next game was already set up: here it is."))
+        if not new_seat.email:
+            # No email will ever bring this player the link: the page they land on is it.
+            messages.warning(
+                request,
+                _(
+                    "We have no email address for you: keep this page's address (bookmark "
+                    "it), as it is your only link to the new game."
+                ),
+            )
         return redirect(seat_path(new_seat))
     context = {"game": game, "action": action, "back": back, "may": rematch.may_ask(seat)}
     if rematch.next_game_of(game) is not None:
         context["next_path"] = seat_path(rematch.seat_in_successor(game, seat))
     elif context["may"]:
-        context["players"] = rematch.next_table(game, seat)
+        players = rematch.next_table(game, seat)
+        context["players"] = players
+        # The seats turn by one: the asking seat's place in the new order.
+        context["you"] = (seat.position - 1) % len(players)
     return render(request, "games/play_again.html", context)

@@ -22,6 +22,7 @@ from tests.mail_servers import (
     silent_server,
     smtp_server,
 )
+from tests.signing_clock import move_signing_clock
 
 # A mail server is a real component: these run in the PostgreSQL pass.
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
@@ -267,7 +268,7 @@ def test_a_retried_row_keeps_its_message_id_and_its_key_over_smtp(smtp, settings
     assert key == header(second, "Resend-Idempotency-Key") == message.token
 
 
-def test_a_retried_row_keeps_its_message_id_and_its_key_at_brevo(settings):
+def test_a_retried_row_keeps_its_message_id_and_its_key_at_brevo(settings, monkeypatch):
     # Brevo's API drops a second request with the same headers.idempotencyKey (15 min).
     settings.RAILMAIL_IDEMPOTENCY_HEADER = "idempotencyKey"
     settings.EMAIL_BACKEND = "anymail.backends.brevo.EmailBackend"
@@ -286,6 +287,8 @@ def test_a_retried_row_keeps_its_message_id_and_its_key_at_brevo(settings):
         with pytest.raises(outbox.TemporaryFailure):
             outbox.deliver(message.pk)
         message.refresh_from_db()
+        # The retry comes later and builds the email again: its links must not change.
+        move_signing_clock(monkeypatch, 60)
         assert outbox.deliver(message.pk, message.next_attempt_at).status == "sent"
     first, second = (request["headers"] for request in requests)
     assert first["idempotencyKey"] == second["idempotencyKey"] == message.token

@@ -278,8 +278,9 @@ def test_the_board_page_tells_every_move_since_my_last_turn():
     assert "places their start marker" in log
 
 
-def test_after_a_move_the_page_says_we_will_email_and_where_to_play_next(client):
+def test_after_a_move_the_page_says_we_will_email_and_where_to_play_next(client, monkeypatch):
     from tests.factories import UserFactory
+    from tests.signing_clock import move_signing_clock
 
     ada = UserFactory(email="ada@example.org")
     first, second = GameFactory(), GameFactory()
@@ -294,6 +295,7 @@ def test_after_a_move_the_page_says_we_will_email_and_where_to_play_next(client)
     page = client.post(seat_path(seat), data, follow=True).content.decode()
     assert "We will email you when it is your turn again." in page
     assert "Next game waiting for your move" in page
+    move_signing_clock(monkeypatch, 1)  # the link expected is made a second after the page
     assert seat_path(second.seats.get(user=ada)) in page
 
 

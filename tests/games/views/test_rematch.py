@@ -1,5 +1,6 @@
 """Play again: a finished table starts its next game from a page whose button POSTs."""
 
+import random
 import re
 from datetime import timedelta
 
@@ -7,10 +8,11 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from games import rules
-from games.bots import COVER_BOT
+from games import rules, services
+from games.bots import COVER_BOT, simulate
 from games.links import make_token, seat_for_token, seat_path
 from games.models import Game, Seat
+from games.services import substitutes
 from notifications.models import Message
 from tests.conftest import delivered
 from tests.factories import GameFactory, UserFactory, simulated_game
@@ -29,15 +31,22 @@ def seats_linked(page: str, what: str = "") -> list[Seat]:
 
 
 def seat_at(path: str) -> Seat:
-    """The seat a signed seat path opens (tokens are signed anew each second)."""
+    """The seat a signed seat path opens."""
     return seat_for_token(path.split("/")[2])
 
 
 @pytest.fixture
 def finished():
     """A finished four-seat game with coloured track, a clock, a strong bot at seat 2 and
-    a player who left at seat 3."""
-    game = simulated_game(4)
+    a player who left at seat 3 (mid-game, as players leave)."""
+    events = simulate("transamerica", 4, random.Random(0))
+    # A few moves into round 2 (not at a round's end, after which the server deals).
+    middle = [n for n, event in enumerate(events) if event["type"] == "round_started"][1] + 5
+    game = simulated_game(4, until=middle)
+    substitutes.leave(game.seats.get(position=3))
+    # The rest of the game, numbered after the leaving.
+    rest = [{key: value for key, value in event.items() if key != "seq"} for event in events]
+    game = services.append_events(game, rest[middle:])
     assert game.status == Game.Status.FINISHED
     Game.objects.filter(pk=game.pk).update(
         options={"exclusive_tracks": 3},
@@ -48,7 +57,6 @@ def finished():
     game.seats.filter(position=2).update(
         name="Strong bot", is_bot=True, bot_level="strong", email=""
     )
-    game.seats.filter(position=3).update(email="", autopilot=True)  # as leaving leaves it
     game.refresh_from_db()
     return game
 
@@ -141,6 +149,10 @@ def test_who_may_not_play_again_is_told_why(client, finished):
     assert "Only a player at the table" in refused.content.decode()
     assert Game.objects.count() == 2  # the finished game and the running one
     assert client.post("/s/not-a-token/again/").status_code == 404
+    # The seat whose player left (a bot covered it) starts nothing, even through its link.
+    left = client.post(again_path(finished.seats.get(position=3)))
+    assert left.status_code == 409 and "Only a player at the table" in left.content.decode()
+    assert Game.objects.count() == 2
     # A link replaced by a newer one is refused too, with the way to get a fresh one.
     old = again_path(finished.seats.get(position=1))
     Seat.objects.filter(game=finished, position=1).update(link_nonce="renewed")
@@ -161,3 +173,109 @@ def test_a_signed_in_player_plays_again_by_the_games_number(client, finished):
     new = Game.objects.get(follows=finished)
     assert new.created_by == user
     assert new.seats.get(position=3).joined_at is not None  # seat 0 moved to the end
+
+
+# What the pages say, in each language: the German is written out, so a missing
+# translation fails.
+WORDS = {
+    "en": {
+        "offer": "Play again with the same players",
+        "start": "Start the new game",
+        "set up": "This table's next game is set up.",
+        "keep": "We have no email address for you: keep this page",
+    },
+    "de": {
+        "offer": "Noch einmal mit denselben Leuten spielen",
+        "start": "Das neue Spiel anlegen",
+        "set up": "Das nächste Spiel dieses Tisches ist angelegt.",
+        "keep": "Wir haben keine E-Mail-Adresse von dir: Behalte die Adresse dieser Seite",
+    },
+}
+
+
+def played_by_link_only(game: Game, position: int) -> Seat:
+    """Seat ``position`` held by a person with no address, who plays by its link alone (as
+    a game imported without addresses seats its players)."""
+    game.seats.filter(position=position).update(email="", user=None)
+    return game.seats.get(position=position)
+
+
+def in_language(game: Game, language: str) -> None:
+    Game.objects.filter(pk=game.pk).update(language=language)
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_player_with_only_the_link_plays_again_through_it(client, finished, language):
+    in_language(finished, language)
+    words = WORDS[language]
+    seat = played_by_link_only(finished, 1)
+    board = client.get(seat_path(seat)).content.decode()
+    assert words["offer"] in board
+    assert seats_linked(board, "again/") == [seat]
+    page = client.get(again_path(seat)).content.decode()
+    assert words["start"] in page
+    assert Game.objects.count() == 1  # a GET starts nothing
+    answer = client.post(again_path(seat), follow=True)
+    new = Game.objects.get(follows=finished)
+    mine = new.seats.get(position=0)  # the seats turned by one: seat 1 starts
+    assert (mine.name, mine.email, mine.joined_at is not None) == ("Player 1", "", True)
+    assert seat_at(answer.redirect_chain[-1][0]) == mine
+    # Nothing will mail them this link: the page says to keep it.
+    assert words["keep"] in answer.content.decode()
+    assert [m.to for m in Message.objects.filter(game=new, kind="invitation")] == [
+        "seat0@example.com"
+    ]
+    board = client.get(seat_path(seat)).content.decode()
+    assert words["set up"] in board and seats_linked(board, "again/") == [seat]
+
+
+def test_a_player_with_only_the_link_finds_the_game_another_player_started(client, finished):
+    seat = played_by_link_only(finished, 1)
+    asking = finished.seats.get(position=0)
+    page = client.get(again_path(asking)).content.decode()
+    assert "Player 1 — no email: their link to this game leads to the new one" in page
+    client.post(again_path(asking))
+    new = Game.objects.get(follows=finished)
+    moved = new.seats.get(position=0)
+    # Seated and joined (nobody can invite an address that is not there), never mailed:
+    # with the asker joined and bots at the rest, the game is on at once.
+    assert (moved.name, moved.email, moved.joined_at is not None) == ("Player 1", "", True)
+    assert not Message.objects.filter(game=new).exclude(to__contains="@").exists()
+    assert new.status == Game.Status.ACTIVE
+    # Their link to the finished game leads to their seat in the new one.
+    board = client.get(seat_path(seat)).content.decode()
+    assert "next game is set up" in board
+    again = client.get(again_path(seat)).content.decode()
+    assert "Start the new game" not in again
+    assert moved in seats_linked(again)
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_replay_page_leads_to_play_again(client, finished, language):
+    in_language(finished, language)
+    words = WORDS[language]
+    seat = finished.seats.get(position=0)
+    seat_replay = reverse("games:seat_replay", args=[make_token(seat)])
+    replay = client.get(seat_replay).content.decode()
+    assert words["offer"] in replay
+    assert seats_linked(replay, "again/") == [seat]
+    # Not for a bot's seat, nor in a game still being played.
+    bot = finished.seats.get(position=2)
+    replay = client.get(reverse("games:seat_replay", args=[make_token(bot)])).content.decode()
+    assert "/again/" not in replay and words["offer"] not in replay
+    running = GameFactory().seats.get(position=0)
+    replay = client.get(reverse("games:seat_replay", args=[make_token(running)]))
+    assert replay.status_code == 200 and "/again/" not in replay.content.decode()
+    # The public replay: a player of the game, signed in, is offered their account's way.
+    public = reverse("games:replay", args=[finished.pk])
+    account_again = reverse("games:account_again", args=[finished.pk])
+    assert account_again not in client.get(public).content.decode()
+    user = UserFactory(email=seat.email, language=language)
+    Seat.objects.filter(pk=seat.pk).update(user=user)
+    client.force_login(user)
+    replay = client.get(public).content.decode()
+    assert f'href="{account_again}"' in replay and words["offer"] in replay
+    # Once the table plays again, the replay says so and leads to the seat in it.
+    client.post(again_path(seat))
+    replay = client.get(seat_replay).content.decode()
+    assert words["set up"] in replay and seats_linked(replay, "again/") == [seat]
