@@ -75,10 +75,11 @@ def test_the_board_page_carries_what_its_script_needs(client):
     seat = game.seats.get(position=0)
     page = client.get(seat_path(seat)).content.decode()
     assert f'data-version="{game.version}"' in page
-    # Compared by the seat the links open: a token's text holds the second it was signed.
     version_token = re.search(r'data-version-url="/s/([^/]+)/version/"', page)[1]
     seen_token = re.search(r'data-seen-url="/s/([^/]+)/seen/"', page)[1]
     assert seat_for_token(version_token) == seat == seat_for_token(seen_token)
+    # A seat's token carries no time (helpers.signing): every link on the page is the same.
+    assert version_token == seen_token == make_token(seat)
     assert "games/watch" in page
 
 
