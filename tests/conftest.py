@@ -4,6 +4,7 @@ import pytest
 from django.conf import settings
 from django.core import mail
 from django.core.cache import cache
+from django.test import override_settings
 
 from accounts.models import User
 from games.bots import greedy_move
@@ -87,6 +88,16 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "postgres" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def quick_password_hashing():
+    """Passwords hashed with one round of MD5: Django's default hasher takes ~0.3 s of CPU
+    per password by design, and the factories give every account one. The tests of
+    passwords (set, checked, case of the address) prove the same with any hasher; the
+    site itself keeps Django's default (pbem/settings.py sets none)."""
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -15,6 +15,8 @@ def test_concurrent_sign_ins_on_sqlite_never_answer_database_is_locked(tmp_path)
     env = {
         **base,
         "DJANGO_SETTINGS_MODULE": "pbem.settings",
+        # The checkout under test, whether or not (and wherever) the project is installed.
+        "PYTHONPATH": str(ROOT),
         "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
         "EMAIL_FILE_PATH": str(tmp_path / "mail"),
         # Its own rate-limit counts: another run's (within the hour) must not count here.

@@ -79,14 +79,34 @@ def test_the_best_few_are_judged_again_on_more_guesses_at_no_more_cost_in_all():
     assert sum(judged) == 8 * 6  # as many rounds played out as each on all six guesses
 
 
+# Cuts of the seeded TransEuropa game below: positions whose move depends on the guesses
+# drawn (another draw would pick another move in each but the last turn), so a bot whose
+# guesses were not seeded by the position would fail here. The first start marker and one
+# beside others' markers; round 1's early, middle and late building turns and its last
+# (scored at event 28); round 2's start marker and a building turn.
+SAME_SEED_CUTS = (2, 4, 8, 13, 23, 27, 31, 37)
+
+
 def test_it_plays_the_same_moves_from_the_same_seed():
-    first = simulate(
-        "transeuropa", 3, random.Random(4), None, [strong_move, greedy_move, strong_move]
-    )
-    again = simulate(
-        "transeuropa", 3, random.Random(4), None, [strong_move, greedy_move, strong_move]
-    )
+    """The same position gets the same move however it was reached and whatever the bot
+    worked out before (its guesses are seeded with public facts, nothing kept between
+    moves changes an answer): each position, replayed afresh, is asked twice, in the
+    opposite order the second time. Positions across the phases stand for a whole game:
+    each kind of decision (start marker, building, the round's last turn, a later round)
+    draws its guesses in its own way."""
+    events = simulate("transeuropa", 3, random.Random(4))
+    assert events == simulate("transeuropa", 3, random.Random(4))
+
+    def moves(cuts):
+        states = {cut: rules.replay(events[:cut]) for cut in cuts}
+        return {cut: strong_move(state, state.seat_to_move) for cut, state in states.items()}
+
+    first = moves(SAME_SEED_CUTS)
+    again = moves(reversed(SAME_SEED_CUTS))
     assert first == again
+    kinds = [type(first[cut]) for cut in SAME_SEED_CUTS]
+    assert kinds == [rules.PlaceStart] * 2 + [rules.Build] * 4 + [rules.PlaceStart, rules.Build]
+    assert [rules.replay(events[:cut]).round for cut in SAME_SEED_CUTS] == [1] * 6 + [2] * 2
 
 
 def test_it_lowers_its_missing_cost_as_much_as_any_move_can():
