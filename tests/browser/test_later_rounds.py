@@ -65,7 +65,10 @@ def test_the_first_move_of_rounds_2_and_3(browser, live_server, artifacts, size)
     context.close()
 
 
-def first_move_of_round(page, live_server, artifacts, number: int, size: str, language: str):
+def first_move_of_round(
+    page, live_server, artifacts, number: int, size: str, language: str
+) -> None:
+    """Round ``number``'s first move on ``page``, from a game loaded with ``import_record``."""
     phone = size == "phone"
     game = game_in_round(number, language)
     state = load_state(game)
