@@ -52,35 +52,43 @@ def view_offset(page) -> list[float]:
     )
 
 
-@pytest.mark.parametrize("language", ["de", "en"])
 @pytest.mark.parametrize("size", ["phone", "desktop"])
-def test_the_first_move_of_rounds_2_and_3(browser, live_server, artifacts, size, language):
+def test_the_first_move_of_rounds_2_and_3(browser, live_server, artifacts, size):
+    """In German and in English, in one context a size (each new context costs the browser
+    more than a page)."""
     phone = size == "phone"
     context = browser.new_context(viewport=SIZES[size], is_mobile=phone, has_touch=phone)
     page = context.new_page()
-    for number in (2, 3):
-        game = game_in_round(number, language)
-        state = load_state(game)
-        seat = game.seats.get(position=state.seat_to_move)
-        page.goto(live_server.url + seat_path(seat))
-        assert page.locator("html").get_attribute("lang") == language
-        # The round just ended is shown above the board, with its own drawing.
-        assert page.locator("#round-summary[open] svg.board").count() == 1
-        if phone:
-            # Zoomed on the player's cities, measured on the live board.
-            assert "zoom-3" in page.locator("#board-frame").get_attribute("class")
-            assert all(abs(off) < 2 for off in view_offset(page)), view_offset(page)
-        assert pick_data(page)["placing"]
-        # The keyboard's hint is for keyboards: not shown until the board has their focus.
-        assert not page.locator("#board-keys").is_visible()
-        page.screenshot(path=str(artifacts / f"round-{number}-first-move-{size}-{language}.png"))
-        move = greedy_move(state, seat.position)
-        play_move(page, state, seat.position, move, touch=phone)
-        page.screenshot(
-            path=str(artifacts / f"round-{number}-first-move-done-{size}-{language}.png")
-        )
-        game.refresh_from_db()
-        placed = [e for e in game.engine_events() if e["type"] == rules.START_PLACED]
-        assert placed[-1]["seat"] == seat.position
-        assert tuple(placed[-1]["point"]) == move.point
+    for language in ("de", "en"):
+        for number in (2, 3):
+            first_move_of_round(page, live_server, artifacts, number, size, language)
     context.close()
+
+
+def first_move_of_round(
+    page, live_server, artifacts, number: int, size: str, language: str
+) -> None:
+    """Round ``number``'s first move on ``page``, from a game loaded with ``import_record``."""
+    phone = size == "phone"
+    game = game_in_round(number, language)
+    state = load_state(game)
+    seat = game.seats.get(position=state.seat_to_move)
+    page.goto(live_server.url + seat_path(seat))
+    assert page.locator("html").get_attribute("lang") == language
+    # The round just ended is shown above the board, with its own drawing.
+    assert page.locator("#round-summary[open] svg.board").count() == 1
+    if phone:
+        # Zoomed on the player's cities, measured on the live board.
+        assert "zoom-3" in page.locator("#board-frame").get_attribute("class")
+        assert all(abs(off) < 2 for off in view_offset(page)), view_offset(page)
+    assert pick_data(page)["placing"]
+    # The keyboard's hint is for keyboards: not shown until the board has their focus.
+    assert not page.locator("#board-keys").is_visible()
+    page.screenshot(path=str(artifacts / f"round-{number}-first-move-{size}-{language}.png"))
+    move = greedy_move(state, seat.position)
+    play_move(page, state, seat.position, move, touch=phone)
+    page.screenshot(path=str(artifacts / f"round-{number}-first-move-done-{size}-{language}.png"))
+    game.refresh_from_db()
+    placed = [e for e in game.engine_events() if e["type"] == rules.START_PLACED]
+    assert placed[-1]["seat"] == seat.position
+    assert tuple(placed[-1]["point"]) == move.point
