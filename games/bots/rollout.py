@@ -95,11 +95,19 @@ def play_round(
             start = state.start_point(s)
             if start is not None:
                 need.add(start)
-    usable = {s: Components(board, built, s) for s in range(n)}
     joined = Components(board, built, None)
     # What each line costs each seat, kept up to date as lines are built (a search a turn
     # would otherwise work it out again from the whole track).
-    costs = {s: line_costs(board, built, s) for s in range(n)}
+    if any(track.exclusive for track in built.values()):
+        usable = {s: Components(board, built, s) for s in range(n)}
+        costs = {s: line_costs(board, built, s) for s in range(n)}
+    else:
+        # No coloured track: every seat may use all of it (and the playout builds none),
+        # so one set of components and one list of costs serve every seat.
+        usable = dict.fromkeys(range(n), joined)
+        costs = dict.fromkeys(range(n), line_costs(board, built, 0))
+    kept_up = list({id(kept): kept for kept in [*usable.values(), joined]}.values())
+    cost_lists = list({id(kept): kept for kept in costs.values()}.values())
     ended = supply <= 0 or any(joins_some_seat(board, built, line, needs, joined) for line in lines)
     order = [(first + k) % n for k in range(n)]
     turns = 0
@@ -125,11 +133,10 @@ def play_round(
                 built[line] = rules.Track(other, False)
                 if log is not None:
                     log.append((line, other))
-                for components in usable.values():
+                for components in kept_up:
                     components.join(line)
-                for seat_costs in costs.values():
+                for seat_costs in cost_lists:
                     seat_costs[line] = 0
-                joined.join(line)
                 supply -= 1
                 spent += cost
                 moved = True
