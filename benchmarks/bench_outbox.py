@@ -18,14 +18,18 @@ invitations, earlier turns' emails) are set aside.
   benchmark queues one delivery task per row, as the moves did, and times until every
   row is sent: emails a second per worker. A task takes along the other rows due with
   it (up to ``notifications.outbox.BATCH``), as in production.
+- worker CPU: the CPU seconds the worker process spent meanwhile (``/proc``), an email:
+  what a worker costs, read apart from the wall time, which on a shared machine is
+  mostly other work's.
 - the split: in a process of its own, each row's email built as the worker builds it,
-  timed in three parts: the picture of the board, the suggestions, the rest.
+  timed in three parts (CPU time): the picture of the board, the suggestions, the rest.
 - floor: the same emails' SMTP sends alone (built beforehand, sent over one
   connection): what no email can cost less than.
 
 With ``--before DIR`` (a worktree of an earlier commit with its own ``.venv``), the
 worker and the split also run with that tree's code, in the same run on the same rows
-(the schema must be the same), and the ratio of the two is printed.
+(the schema must be the same), and the ratio of the two is printed. The two trees take
+turns at going first, run after run.
 
 Goal (issue 39): a your-turn email at most a third of the worker time of today's code.
 """
@@ -160,11 +164,11 @@ def split(ids_file: str) -> None:
         original = getattr(module, name)
 
         def wrapper(*args, **kwargs):
-            started = time.perf_counter()
+            started = time.process_time()
             try:
                 return original(*args, **kwargs)
             finally:
-                spent[key] += time.perf_counter() - started
+                spent[key] += time.process_time() - started
 
         setattr(module, name, wrapper)
 
@@ -173,13 +177,13 @@ def split(ids_file: str) -> None:
     rows = outbox.with_what_emails_read(Message.objects.filter(pk__in=ids))
     for row in rows:
         row.stopped = False
-    built, started = 0, time.perf_counter()
+    built, started = 0, time.process_time()
     for row in rows:
         composed = compose.compose(row)
         if composed is None or not composed.images:
             raise SystemExit(f"row {row.pk}: no your-turn email with its picture")
         built += 1
-    total = time.perf_counter() - started
+    total = time.process_time() - started
     each = {key: value / built * 1000 for key, value in spent.items()}
     each["rest"] = total / built * 1000 - sum(each.values())
     print(json.dumps(each))
@@ -258,8 +262,15 @@ def run(tree: Path, env: dict, what: str, ids_file: Path) -> object:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def with_worker(tree: Path, env: dict, ids_file: Path) -> float:
-    """Emails a second of one solo worker running ``tree``'s code."""
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) process ``pid`` has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def with_worker(tree: Path, env: dict, ids_file: Path) -> tuple[float, float]:
+    """Emails a second of one solo worker running ``tree``'s code, and the worker's CPU
+    milliseconds an email."""
     python = tree / ".venv" / "bin" / "python"
     log = ids_file.with_suffix(".worker.log")
     with log.open("w") as out:
@@ -281,7 +292,10 @@ def with_worker(tree: Path, env: dict, ids_file: Path) -> float:
             if worker.poll() is not None or time.monotonic() > deadline:
                 raise SystemExit(f"the worker did not start:\n{log.read_text()[-2000:]}")
             time.sleep(0.1)
-        return run(tree, env, "queue", ids_file)
+        used = cpu_seconds(worker.pid)
+        rate = run(tree, env, "queue", ids_file)
+        count = len(json.loads(ids_file.read_text()))
+        return rate, (cpu_seconds(worker.pid) - used) / count * 1000
     finally:
         worker.terminate()
         worker.wait(timeout=30)
@@ -328,20 +342,27 @@ def main() -> None:
         count = len(json.loads(ids_file.read_text()))
         print(f"{count} your-turn emails, one per game, to an SMTP server on loopback")
         rates = {name: [] for name in trees}
+        cpus = {name: [] for name in trees}
         parts = {name: [] for name in trees}
         floors = []
         for number in range(args.runs):
             floors.append(run(ROOT, envs["now"], "floor", ids_file))
-            for name, tree in trees.items():
-                rates[name].append(with_worker(tree, envs[name], ids_file))
-                parts[name].append(run(tree, envs[name], "split", ids_file))
-            line = ", ".join(f"{name} {rates[name][-1]:.2f}/s" for name in trees)
+            # Taking turns at going first: neither tree gets the quieter moment every time.
+            order = list(trees) if number % 2 == 0 else list(reversed(trees))
+            for name in order:
+                rate, cpu = with_worker(trees[name], envs[name], ids_file)
+                rates[name].append(rate)
+                cpus[name].append(cpu)
+                parts[name].append(run(trees[name], envs[name], "split", ids_file))
+            line = ", ".join(
+                f"{name} {rates[name][-1]:.2f}/s ({cpus[name][-1]:.0f} CPU ms)" for name in trees
+            )
             print(f"run {number + 1} of {args.runs}: floor {floors[-1]:.0f}/s; {line}", flush=True)
         base = statistics.median(floors)
         print(f"\nmedian of {args.runs} runs; floor (the sends alone) {base:.0f} emails/s")
         print(
-            f"{'code':<8} {'emails/s/worker':>16} {'ms/email':>9} {'of floor':>9}"
-            f" {'picture':>8} {'suggest.':>9} {'rest':>6}  (ms an email, built in-process)"
+            f"{'code':<8} {'emails/s/worker':>16} {'ms/email':>9} {'CPU ms':>7} {'of floor':>9}"
+            f" {'picture':>8} {'suggest.':>9} {'rest':>6}  (CPU ms an email, built in-process)"
         )
         for name in trees:
             rate = statistics.median(rates[name])
@@ -349,13 +370,19 @@ def main() -> None:
                 key: statistics.median(p[key] for p in parts[name]) for key in parts[name][0]
             }
             ms = [split_ms[key] for key in ("picture", "suggestions", "rest")]
+            cpu = statistics.median(cpus[name])
             print(
-                f"{name:<8} {rate:16.2f} {1000 / rate:9.0f} {rate / base:9.4f}"
+                f"{name:<8} {rate:16.2f} {1000 / rate:9.0f} {cpu:7.0f} {rate / base:9.4f}"
                 f" {ms[0]:8.0f} {ms[1]:9.0f} {ms[2]:6.0f}"
             )
         if "before" in trees:
             ratio = statistics.median(rates["before"]) / statistics.median(rates["now"])
             print(f"\nworker time an email, now / before: {ratio:.2f} (goal <= 0.33)")
+            ratio = statistics.median(cpus["now"]) / statistics.median(cpus["before"])
+            print(f"worker CPU an email, now / before: {ratio:.2f}")
+            # Each run's own pair: both trees measured within minutes of each other.
+            pairs = [now / before for now, before in zip(cpus["now"], cpus["before"], strict=True)]
+            print("  run by run: " + ", ".join(f"{pair:.2f}" for pair in pairs))
     finally:
         ids_file.unlink(missing_ok=True)
         server.terminate()

@@ -10,6 +10,8 @@ drawn from public facts; nothing here looks at a hidden hand.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
+from heapq import heapify, heappop, heappush
 
 from games import rules
 
@@ -93,8 +95,19 @@ def play_round(
             start = state.start_point(s)
             if start is not None:
                 need.add(start)
-    usable = {s: Components(board, built, s) for s in range(n)}
     joined = Components(board, built, None)
+    # What each line costs each seat, kept up to date as lines are built (a search a turn
+    # would otherwise work it out again from the whole track).
+    if any(track.exclusive for track in built.values()):
+        usable = {s: Components(board, built, s) for s in range(n)}
+        costs = {s: line_costs(board, built, s) for s in range(n)}
+    else:
+        # No coloured track: every seat may use all of it (and the playout builds none),
+        # so one set of components and one list of costs serve every seat.
+        usable = dict.fromkeys(range(n), joined)
+        costs = dict.fromkeys(range(n), line_costs(board, built, 0))
+    kept_up = list({id(kept): kept for kept in [*usable.values(), joined]}.values())
+    cost_lists = list({id(kept): kept for kept in costs.values()}.values())
     ended = supply <= 0 or any(joins_some_seat(board, built, line, needs, joined) for line in lines)
     order = [(first + k) % n for k in range(n)]
     turns = 0
@@ -109,7 +122,8 @@ def play_round(
             way: list[int] = []
             while spent < 2 and supply > 0:
                 if not way:
-                    way = turn_lines(board, built, other, usable[other].of(start), needs[other])
+                    network = usable[other].of(start)
+                    way = turn_lines(board, built, other, network, needs[other], costs[other])
                     if not way:
                         break
                 line = way.pop(0)
@@ -119,9 +133,10 @@ def play_round(
                 built[line] = rules.Track(other, False)
                 if log is not None:
                     log.append((line, other))
-                for components in usable.values():
+                for components in kept_up:
                     components.join(line)
-                joined.join(line)
+                for seat_costs in cost_lists:
+                    seat_costs[line] = 0
                 supply -= 1
                 spent += cost
                 moved = True
@@ -146,15 +161,23 @@ def judged(losses: list[int], seat: int, weight: float = OTHERS_WEIGHT) -> float
 
 
 def turn_lines(
-    board: rules.Board, built: rules.Built, seat: int, network: set[int], targets: set[int]
+    board: rules.Board,
+    built: rules.Built,
+    seat: int,
+    network: set[int],
+    targets: set[int],
+    costs: list[int] | None = None,
 ) -> list[int]:
     """The free lines of a cheapest way from ``network`` to the nearest of ``targets``,
-    searched once a turn (the way on is mostly the same)."""
+    searched once a turn (the way on is mostly the same). ``costs``: ``line_costs`` of
+    ``built`` for ``seat``, when kept already."""
 
     targets = targets - network
     if not targets:
         return []
-    dist, via = rules.cheapest_paths(board, built, seat, network, targets)
+    if costs is None:
+        costs = line_costs(board, built, seat)
+    dist, via = cheapest_paths(board, costs, network, targets)
     found = [(dist[t], t) for t in targets if dist[t] < rules.INFINITY]
     if not found:
         return []
@@ -168,3 +191,62 @@ def turn_lines(
         point = a if b == point else b
     lines.reverse()
     return lines[:2]
+
+
+def line_costs(board: rules.Board, built: rules.Built, seat: int) -> list[int]:
+    """What each line costs ``seat`` with ``built``: 0 when built and usable, and
+    ``rules.INFINITY`` when another seat's coloured track bars it."""
+    costs = [cost for _a, _b, cost in board.lines]
+    for line, track in built.items():
+        costs[line] = rules.INFINITY if track.exclusive and track.seat != seat else 0
+    return costs
+
+
+@cache
+def _links(board: rules.Board) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Each point's lines as ``(neighbour, line id)``, in line order."""
+    links: list[list[tuple[int, int]]] = [[] for _ in board.points]
+    for line, (a, b, _cost) in enumerate(board.lines):
+        links[a].append((b, line))
+        links[b].append((a, line))
+    return tuple(map(tuple, links))
+
+
+def cheapest_paths(
+    board: rules.Board, costs: list[int], sources: set[int], targets: set[int]
+) -> tuple[list[int], list[int]]:
+    """``rules.cheapest_paths`` with the lines' costs given: the same distances and the
+    same lines each point is reached by (ties to the lowest-numbered points), as far as
+    the nearest of ``targets``."""
+    links = _links(board)
+    infinity = rules.INFINITY
+    dist = [infinity] * len(links)
+    via = [-1] * len(links)
+    first = list(dict.fromkeys(sources))
+    for point in first:
+        dist[point] = 0
+    heapify(first)
+    # A line costs at most 2, so two empty buckets ahead are enough.
+    buckets: list[list[int]] = [first, [], []]
+    top = 0
+    value = 0
+    while value <= top:
+        bucket = buckets[value]
+        while bucket:
+            point = heappop(bucket)
+            if dist[point] != value:
+                continue
+            for other, line in links[point]:
+                new = value + costs[line]  # never below INFINITY across a barred line
+                if new < dist[other]:
+                    dist[other] = new
+                    via[other] = line
+                    heappush(buckets[new], other)
+                    if new > top:
+                        top = new
+        for target in targets:
+            if dist[target] == value:
+                return dist, via
+        value += 1
+        buckets.append([])
+    return dist, via

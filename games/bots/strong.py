@@ -64,9 +64,16 @@ def strong_move(
     return _as_move(view, seat, best.lines, helper)
 
 
-def starts_played_out(state: rules.GameState, seat: int, count: int = STARTS) -> list[int]:
-    """The ``count`` cheapest starts, best first once played out."""
-    points = ranked_starts(state, seat)[:count]
+def starts_played_out(
+    state: rules.GameState,
+    seat: int,
+    count: int = STARTS,
+    *,
+    tables: rules.SteinerTables | None = None,
+) -> list[int]:
+    """The ``count`` cheapest starts, best first once played out (``tables``:
+    ``start_tables``, when worked out already)."""
+    points = ranked_starts(state, seat, tables)[:count]
     if len(points) < 2:
         return points
     rng = random.Random(repr((state.round, seat, tuple(state.starts))))
@@ -84,19 +91,20 @@ def strong_suggestions(state: rules.GameState, seat: int, count: int = 3) -> lis
     view = own_view(state, seat)
     if view.phase == rules.PLACING:
         board = view.board
-        cities = [board.city_point(name) for name in view.hands[seat]]
-        tables = rules.SteinerTables(rules.scoring_graph(view, seat), cities)
+        # The tables the starts are ranked by tell how far each leaves the cities.
+        tables = start_tables(view, seat)
         return [
             Idea(rules.PlaceStart(board.points[point]), left=tables.cost_with_point(point))
-            for point in starts_played_out(view, seat)[:count]
+            for point in starts_played_out(view, seat, tables=tables)[:count]
         ]
-    plans = candidate_plans(view, seat)
+    # The costs now: what the candidates are weighed against, and the ideas too.
+    now = Costs(view, seat)
+    plans = candidate_plans(view, seat, now)
     if not plans:
         return [Idea(rules.Pass())]
     helper = Help(view, seat)
     picked: list[Idea] = []
     used: set[int] = set()
-    now = Costs(view, seat)
     for plan in ranked_plans(view, seat, plans, helper):
         if used & set(plan.lines):
             continue
@@ -142,14 +150,23 @@ def narrowed(
 # --- the start marker -------------------------------------------------------------
 
 
-def ranked_starts(state: rules.GameState, seat: int) -> list[int]:
+def start_tables(state: rules.GameState, seat: int) -> rules.SteinerTables:
+    """The Steiner tables of the seat's cities on its scoring graph: what a start on each
+    point would leave to build."""
+    board = state.board
+    cities = [board.city_point(name) for name in state.hands[seat]]
+    return rules.SteinerTables(rules.scoring_graph(state, seat), cities)
+
+
+def ranked_starts(
+    state: rules.GameState, seat: int, tables: rules.SteinerTables | None = None
+) -> list[int]:
     """The free points, cheapest to join the seat's cities first."""
     board = state.board
-    graph = rules.scoring_graph(state, seat)
-    cities = [board.city_point(name) for name in state.hands[seat]]
-    tables = rules.SteinerTables(graph, cities)
+    if tables is None:
+        tables = start_tables(state, seat)
     taken = {p for p in state.starts if p is not None}
-    own = set(cities)
+    own = {board.city_point(name) for name in state.hands[seat]}
     free = [p for p in range(len(board.points)) if p not in taken]
     return sorted(free, key=lambda p: (tables.cost_with_point(p), p not in own, p))
 
@@ -207,9 +224,11 @@ def best_plans(plans: list[Plan], helper: Help, count: int) -> list[Plan]:
     return tied[:count]
 
 
-def candidate_plans(state: rules.GameState, seat: int) -> list[Plan]:
-    """Every useful turn: each single line, and each pair whose first line helps."""
-    now = Costs(state, seat)
+def candidate_plans(state: rules.GameState, seat: int, now: Costs | None = None) -> list[Plan]:
+    """Every useful turn: each single line, and each pair whose first line helps
+    (``now``: the seat's ``Costs`` in ``state``, when worked out already)."""
+    if now is None:
+        now = Costs(state, seat)
     singles = [Plan((line,), *now.with_line(line)) for line in rules.legal_line_ids(state, seat)]
     plans = list(singles)
     # A pair that lowers the cost by 2 has each line on a cheapest tree, so each helps

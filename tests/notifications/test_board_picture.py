@@ -105,3 +105,40 @@ def test_the_readers_part_of_the_board_is_readable_on_a_phone(cut_back):
     image = Image.open(io.BytesIO(board_picture.picture(state, viewer)))
     detail = board_picture.WIDTH * region.height / region.width
     assert image.size[0] == board_picture.WIDTH and image.size[1] > detail + 100
+
+
+@pytest.mark.parametrize("exclusive", [0, 3])
+def test_the_part_and_the_whole_are_drawn_as_from_the_whole_markup_and_stylesheet(exclusive):
+    """The picture leaves out what cannot show in the reader's part, and the stylesheet's
+    rules that match nothing: the same pixels as drawing everything."""
+    from games.pages.drawing import board_svg, render_svg
+
+    events = bots.simulate(
+        "transamerica", 4, random.Random(5), rules.Options(exclusive_tracks=exclusive)
+    )
+    for cut in (12, len(events) // 3, len(events) // 2):
+        state = rules.replay(events[:cut])
+        for viewer in range(4):
+            svg = board_svg(
+                state,
+                viewer,
+                highlight=since_last_turn(state, events[:cut], viewer),
+                seat_names=["A", "B", "C", "D"],
+            )
+            markup = str(render_svg(svg))
+            region = board_picture.detail_region(state, viewer)
+            whole = f'viewBox="0 0 {svg["width"]} {svg["height"]}"'
+            view = f'viewBox="{region.x} {region.y} {region.width} {region.height}"'
+            everything = board_picture.stylesheet()
+            expected = board_picture.render(
+                markup.replace(whole, view, 1), board_picture.WIDTH, everything
+            )
+            drawn = board_picture.render(
+                board_picture.detail_markup(svg, region), board_picture.WIDTH
+            )
+            assert drawn.tobytes() == expected.tobytes(), (cut, viewer)
+            small = board_picture.OVERVIEW_WIDTH
+            assert (
+                board_picture.render(markup, small).tobytes()
+                == board_picture.render(markup, small, everything).tobytes()
+            )

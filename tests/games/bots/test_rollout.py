@@ -68,3 +68,27 @@ def test_played_out_with_the_real_hands_someone_joins_and_loses_nothing():
         table = [[state.board.city_point(n) for n in hand] for hand in state.hands]
         losses = rollout.round_losses(state, seat, (), table)
         assert min(losses) == 0  # the round ends when someone joins their cities
+
+
+def test_the_playout_search_finds_the_engines_ways():
+    """The rollout's own search, with the lines' costs kept up to date, gives what the
+    engine's ``cheapest_paths`` gives: the same distances and the same lines, ties and
+    coloured track included, so the rounds played out are the same."""
+    from tests.games.bots.positions import greedy_positions
+
+    checked = 0
+    for board, seats, seed in (("transamerica", 4, 2), ("transeuropa", 6, 4)):
+        options = rules.Options(exclusive_tracks=3)
+        for state in greedy_positions(board, seats, seed, options, every=5):
+            if state.phase != rules.BUILDING:
+                continue
+            for seat in range(seats):
+                network = rules.network(state, seat)
+                targets = set(map(state.board.city_point, state.hands[seat])) - network
+                if not targets:
+                    continue
+                costs = rollout.line_costs(state.board, state.built, seat)
+                expected = rules.cheapest_paths(state.board, state.built, seat, network, targets)
+                assert rollout.cheapest_paths(state.board, costs, network, targets) == expected
+                checked += 1
+    assert checked > 50
