@@ -442,8 +442,10 @@ def names_apart(specs: list[SeatSpec]) -> list[SeatSpec]:
     return named
 
 
+# absolute_max: a POST claiming 99,999 forms is refused after building six, not Django's
+# default 1,006 (each built and drawn again for the error page).
 PlayerFormSet = forms.formset_factory(
-    PlayerForm, formset=BasePlayerFormSet, extra=5, max_num=6, validate_max=True
+    PlayerForm, formset=BasePlayerFormSet, extra=5, max_num=6, absolute_max=6, validate_max=True
 )
 
 

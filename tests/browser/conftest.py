@@ -37,11 +37,8 @@ def cheap_server_work(settings, turn_emails_at_once):
     """What the browser tests never look at is not worked out for them: your-turn emails
     wait their grace, as in production (composing one, with its picture of the board and
     the strong bot's suggestions, took seconds, and every move by a bot or a player with an
-    address made one); passwords are hashed by a fast hasher (the default's key stretching
-    took a second or more per user the factories made, and nobody signs in by password
-    here)."""
+    address made one). Passwords are hashed quickly for the whole suite (tests/conftest.py)."""
     settings.RAILMAIL_TURN_EMAIL_GRACE = 120
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture

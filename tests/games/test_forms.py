@@ -66,3 +66,12 @@ def test_a_moves_form_checks_its_numbers_without_labelling_every_option(monkeypa
     shown = posted()
     str(shown["line1"])
     assert sorted(labelled) == sorted(allowed)
+
+
+def test_a_new_game_claiming_thousands_of_players_builds_six_forms_and_says_why():
+    data = {"players-TOTAL_FORMS": "99999", "players-INITIAL_FORMS": "0"}
+    data.update({f"players-{i}-name": f"P{i}" for i in range(8)})
+    players = move_forms.PlayerFormSet(data, prefix="players")
+    assert not players.is_valid()
+    assert len(players.forms) == 6
+    assert players.non_form_errors()
