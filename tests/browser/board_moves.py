@@ -22,8 +22,10 @@ def in_view(page, selector: str) -> bool:
           const node = document.querySelector(selector);
           if (!node || !node.getClientRects().length) return false;
           const box = node.getBoundingClientRect();
-          return box.top >= 0 && box.left >= 0 && box.bottom <= window.innerHeight
-            && box.right <= window.innerWidth;
+          // A pixel's slack: scrolled to the top by scrollIntoView, a box laid out at a
+          // fraction of a pixel starts a fraction above it.
+          return box.top >= -1 && box.left >= -1 && box.bottom <= window.innerHeight + 1
+            && box.right <= window.innerWidth + 1;
         }""",
         selector,
     )

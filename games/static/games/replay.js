@@ -142,10 +142,13 @@
         if (showBoard) {
           // As a page loaded afresh would: the whole board in view (on a phone it is above the
           // list), with the steps and the words above it.
+          // The steps count too: with the board in view but the steps above the top, the
+          // next tap would have nothing to press.
+          var nav = document.querySelector('[data-frame-part="nav"]');
           var board = document.querySelector('[data-frame-part="board"]');
-          var box = board.getBoundingClientRect();
-          if (box.top < 0 || box.bottom > window.innerHeight) {
-            document.querySelector('[data-frame-part="nav"]').scrollIntoView({ block: "start" });
+          var top = nav.getBoundingClientRect().top;
+          if (top < -1 || board.getBoundingClientRect().bottom > window.innerHeight) {
+            nav.scrollIntoView({ block: "start" });
           }
         }
         if (push && href !== window.location.href) {
