@@ -10,8 +10,6 @@ drawn from public facts; nothing here looks at a hidden hand.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
-from heapq import heapify, heappop, heappush
 
 from games import rules
 
@@ -100,12 +98,12 @@ def play_round(
     # would otherwise work it out again from the whole track).
     if any(track.exclusive for track in built.values()):
         usable = {s: Components(board, built, s) for s in range(n)}
-        costs = {s: line_costs(board, built, s) for s in range(n)}
+        costs = {s: rules.line_costs(board, built, s) for s in range(n)}
     else:
         # No coloured track: every seat may use all of it (and the playout builds none),
         # so one set of components and one list of costs serve every seat.
         usable = dict.fromkeys(range(n), joined)
-        costs = dict.fromkeys(range(n), line_costs(board, built, 0))
+        costs = dict.fromkeys(range(n), rules.line_costs(board, built, 0))
     kept_up = list({id(kept): kept for kept in [*usable.values(), joined]}.values())
     cost_lists = list({id(kept): kept for kept in costs.values()}.values())
     ended = supply <= 0 or any(joins_some_seat(board, built, line, needs, joined) for line in lines)
@@ -176,8 +174,8 @@ def turn_lines(
     if not targets:
         return []
     if costs is None:
-        costs = line_costs(board, built, seat)
-    dist, via = cheapest_paths(board, costs, network, targets)
+        costs = rules.line_costs(board, built, seat)
+    dist, via = rules.cheapest_paths_by_cost(board, costs, network, targets)
     found = [(dist[t], t) for t in targets if dist[t] < rules.INFINITY]
     if not found:
         return []
@@ -191,62 +189,3 @@ def turn_lines(
         point = a if b == point else b
     lines.reverse()
     return lines[:2]
-
-
-def line_costs(board: rules.Board, built: rules.Built, seat: int) -> list[int]:
-    """What each line costs ``seat`` with ``built``: 0 when built and usable, and
-    ``rules.INFINITY`` when another seat's coloured track bars it."""
-    costs = [cost for _a, _b, cost in board.lines]
-    for line, track in built.items():
-        costs[line] = rules.INFINITY if track.exclusive and track.seat != seat else 0
-    return costs
-
-
-@cache
-def _links(board: rules.Board) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Each point's lines as ``(neighbour, line id)``, in line order."""
-    links: list[list[tuple[int, int]]] = [[] for _ in board.points]
-    for line, (a, b, _cost) in enumerate(board.lines):
-        links[a].append((b, line))
-        links[b].append((a, line))
-    return tuple(map(tuple, links))
-
-
-def cheapest_paths(
-    board: rules.Board, costs: list[int], sources: set[int], targets: set[int]
-) -> tuple[list[int], list[int]]:
-    """``rules.cheapest_paths`` with the lines' costs given: the same distances and the
-    same lines each point is reached by (ties to the lowest-numbered points), as far as
-    the nearest of ``targets``."""
-    links = _links(board)
-    infinity = rules.INFINITY
-    dist = [infinity] * len(links)
-    via = [-1] * len(links)
-    first = list(dict.fromkeys(sources))
-    for point in first:
-        dist[point] = 0
-    heapify(first)
-    # A line costs at most 2, so two empty buckets ahead are enough.
-    buckets: list[list[int]] = [first, [], []]
-    top = 0
-    value = 0
-    while value <= top:
-        bucket = buckets[value]
-        while bucket:
-            point = heappop(bucket)
-            if dist[point] != value:
-                continue
-            for other, line in links[point]:
-                new = value + costs[line]  # never below INFINITY across a barred line
-                if new < dist[other]:
-                    dist[other] = new
-                    via[other] = line
-                    heappush(buckets[new], other)
-                    if new > top:
-                        top = new
-        for target in targets:
-            if dist[target] == value:
-                return dist, via
-        value += 1
-        buckets.append([])
-    return dist, via

@@ -47,9 +47,11 @@ from .graph import (
     Built,
     Graph,
     cheapest_paths,
+    cheapest_paths_by_cost,
     cost_graph,
     distances,
     first_line_towards,
+    line_costs,
     reach,
 )
 from .moves import Build, Line, Move, Pass, PlaceStart, Point, as_line, as_point, format_line
@@ -143,6 +145,8 @@ __all__ = [
     "as_line",
     "as_point",
     "cheapest_paths",
+    "cheapest_paths_by_cost",
+    "line_costs",
     "cities_joined",
     "cost_graph",
     "deal",

@@ -191,11 +191,25 @@ def _search(
     *,
     nearest_only: bool,
 ) -> tuple[list[int], list[int]]:
-    """``cheapest_paths``; ``nearest_only`` stops once the way to the nearest target can no
-    longer change (a lower-numbered target can still join its bucket only by free track).
+    """``cheapest_paths``, as ``seat`` sees ``built``."""
+    costs = line_costs(board, built, seat)
+    return cheapest_paths_by_cost(board, costs, sources, targets, nearest_only=nearest_only)
+
+
+def cheapest_paths_by_cost(
+    board: Board,
+    costs: list[int],
+    sources: Iterable[int],
+    targets: Iterable[int] = (),
+    *,
+    nearest_only: bool = False,
+) -> tuple[list[int], list[int]]:
+    """``cheapest_paths`` over lines costing ``costs`` (``line_costs``, kept up to date by a
+    caller that builds as it searches, as the bots' playouts do); ``nearest_only`` stops
+    once the way to the nearest target can no longer change (a lower-numbered target can
+    still join its bucket only by free track).
     """
     links = _links(board)
-    costs = line_costs(board, built, seat)
     dist = [INFINITY] * len(links)
     via = [-1] * len(links)
     first = list(dict.fromkeys(sources))
@@ -207,6 +221,7 @@ def _search(
     top = 0
     wanted = set(targets)
     on_track = [t for t in wanted if any(costs[line] == 0 for _other, line in links[t])]
+    on_track = on_track if nearest_only else []
     value = 0
     while value <= top:
         if nearest_only and wanted:

@@ -71,9 +71,10 @@ def test_played_out_with_the_real_hands_someone_joins_and_loses_nothing():
 
 
 def test_the_playout_search_finds_the_engines_ways():
-    """The rollout's own search, with the lines' costs kept up to date, gives what the
-    engine's ``cheapest_paths`` gives: the same distances and the same lines, ties and
-    coloured track included, so the rounds played out are the same."""
+    """The playouts search over lines' costs they keep up to date (the engine's
+    ``cheapest_paths_by_cost``): with the costs of the position, it gives what the engine's
+    ``cheapest_paths`` gives, the same distances and lines, ties and coloured track
+    included, so the rounds played out are the same."""
     from tests.games.bots.positions import greedy_positions
 
     checked = 0
@@ -87,8 +88,9 @@ def test_the_playout_search_finds_the_engines_ways():
                 targets = set(map(state.board.city_point, state.hands[seat])) - network
                 if not targets:
                     continue
-                costs = rollout.line_costs(state.board, state.built, seat)
+                costs = rules.line_costs(state.board, state.built, seat)
                 expected = rules.cheapest_paths(state.board, state.built, seat, network, targets)
-                assert rollout.cheapest_paths(state.board, costs, network, targets) == expected
+                by_cost = rules.cheapest_paths_by_cost(state.board, costs, network, targets)
+                assert by_cost == expected
                 checked += 1
     assert checked > 50
