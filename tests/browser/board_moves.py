@@ -31,27 +31,35 @@ def in_view(page, selector: str) -> bool:
     )
 
 
-def board_point_at(page, point: int) -> tuple[float, float]:
-    """Scroll the frame (and the page, as a thumb would) to ``point`` of the live board;
-    where it is on the screen."""
+def board_place_at(page, x: float, y: float) -> tuple[float, float]:
+    """Scroll the frame (and the page, as a thumb would) to the board's coordinates
+    ``(x, y)`` of the live board; where they are on the screen."""
     return page.evaluate(
-        """([selector, point]) => {
-          const data = JSON.parse(document.getElementById("pick-data").textContent);
+        """([selector, x, y]) => {
           const svg = document.querySelector(selector);
           const frame = document.getElementById("board-frame");
-          const [px, py] = data.positions[point];
           const s = svg.getScreenCTM().a;
-          frame.scrollLeft = px * s - frame.clientWidth / 2;
-          frame.scrollTop = py * s - frame.clientHeight / 2;
-          let at = new DOMPoint(px, py).matrixTransform(svg.getScreenCTM());
+          frame.scrollLeft = x * s - frame.clientWidth / 2;
+          frame.scrollTop = y * s - frame.clientHeight / 2;
+          let at = new DOMPoint(x, y).matrixTransform(svg.getScreenCTM());
           if (at.y < 0 || at.y > window.innerHeight * 0.6) {
             window.scrollBy(0, at.y - window.innerHeight * 0.4);
-            at = new DOMPoint(px, py).matrixTransform(svg.getScreenCTM());
+            at = new DOMPoint(x, y).matrixTransform(svg.getScreenCTM());
           }
           return [at.x, at.y];
         }""",
-        [BOARD, point],
+        [BOARD, x, y],
     )
+
+
+def board_point_at(page, point: int) -> tuple[float, float]:
+    """Scroll ``point`` of the live board into view; where it is on the screen."""
+    x, y = page.evaluate(
+        """(point) => JSON.parse(document.getElementById("pick-data").textContent)
+          .positions[point]""",
+        point,
+    )
+    return board_place_at(page, x, y)
 
 
 def tap_point(page, point: int) -> None:

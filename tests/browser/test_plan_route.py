@@ -19,6 +19,7 @@ from games.models import Game, Plan
 from games.pages import plan_panel
 from games.services import SeatSpec, create_game, load_state
 from tests.browser.axe import serious_violations
+from tests.browser.board_moves import board_place_at
 from tests.factories import simulated_game
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -30,26 +31,18 @@ SEED, UNTIL = 2, 12
 
 def line_on_screen(page, line: int) -> tuple[float, float]:
     """Scroll the middle of ``line`` of the live board into view; where it is on screen."""
-    return page.evaluate(
+    x, y = page.evaluate(
         """(line) => {
           const data = JSON.parse(document.getElementById("route-data").textContent);
-          const svg = document.querySelector("#board-frame svg.board");
-          const frame = document.getElementById("board-frame");
           const [a, b] = data.lines[line];
-          const x = (data.positions[a][0] + data.positions[b][0]) / 2;
-          const y = (data.positions[a][1] + data.positions[b][1]) / 2;
-          const s = svg.getScreenCTM().a;
-          frame.scrollLeft = x * s - frame.clientWidth / 2;
-          frame.scrollTop = y * s - frame.clientHeight / 2;
-          let at = new DOMPoint(x, y).matrixTransform(svg.getScreenCTM());
-          if (at.y < 0 || at.y > window.innerHeight * 0.6) {
-            window.scrollBy(0, at.y - window.innerHeight * 0.4);
-            at = new DOMPoint(x, y).matrixTransform(svg.getScreenCTM());
-          }
-          return [at.x, at.y];
+          return [
+            (data.positions[a][0] + data.positions[b][0]) / 2,
+            (data.positions[a][1] + data.positions[b][1]) / 2,
+          ];
         }""",
         line,
     )
+    return board_place_at(page, x, y)
 
 
 def a_route(state, position: int, length: int) -> list[int]:
