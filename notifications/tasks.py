@@ -42,19 +42,23 @@ SOON = timedelta(minutes=10)
 def deliver_after_commit(message_id: int, due: datetime) -> None:
     """Queue delivery of row ``message_id`` after the commit, with a countdown to ``due`` if
     SOON, so an email goes when its grace ends; the sweep stays the backstop."""
+    queue_after_commit(deliver, message_id, due)
+
+
+def queue_after_commit(task, row_id: int, due: datetime) -> None:
+    """Queue ``task`` for the outbox row ``row_id`` after the commit, with a countdown to
+    ``due`` if SOON; later rows are left to the sweep."""
     now = clock_source.now()
     if due > now + SOON:
         return
-    wait = max(0.0, clock_source.real_seconds(due - now))
-    if wait and deliver.app.conf.task_always_eager:
+    wait = max(0.0, clock_source.real_seconds(due - now))  # the broker's wall time
+    if wait and task.app.conf.task_always_eager:
         return  # in-process, a countdown would run at once: the sweep sends it when due
     # robust: a broker that is down must not turn a committed move into an error page.
     if wait:
-        transaction.on_commit(
-            lambda: deliver.apply_async((message_id,), countdown=wait), robust=True
-        )
+        transaction.on_commit(lambda: task.apply_async((row_id,), countdown=wait), robust=True)
     else:
-        transaction.on_commit(lambda: deliver.delay(message_id), robust=True)
+        transaction.on_commit(lambda: task.delay(row_id), robust=True)
 
 
 @shared_task
@@ -78,18 +82,7 @@ def deliver_channel_notice(notice_id: int, now: str | None = None) -> str:
 
 def deliver_channel_notice_after_commit(notice_id: int, due: datetime) -> None:
     """deliver_after_commit for a channel notice."""
-    now = clock_source.now()
-    if due > now + SOON:
-        return
-    wait = max(0.0, clock_source.real_seconds(due - now))  # the broker's wall time
-    if wait and deliver_channel_notice.app.conf.task_always_eager:
-        return  # in-process, a countdown would run at once: the sweep sends it when due
-    if wait:
-        transaction.on_commit(
-            lambda: deliver_channel_notice.apply_async((notice_id,), countdown=wait), robust=True
-        )
-    else:
-        transaction.on_commit(lambda: deliver_channel_notice.delay(notice_id), robust=True)
+    queue_after_commit(deliver_channel_notice, notice_id, due)
 
 
 @shared_task
