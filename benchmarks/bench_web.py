@@ -323,6 +323,17 @@ def bot_turns(count: int) -> None:
     # Nothing is delivered meanwhile: the benchmark's broker has no worker.
     tasks.deliver_after_commit = lambda *args, **kwargs: None
     spent: dict[str, list[float]] = {"plan": [], "greedy bot": []}
+
+    def timed_turn(game: Game, seat: int, kind: str) -> None:
+        """Others move until ``seat``'s turn comes; then time its turn, played for it."""
+        while (game := Game.objects.get(pk=game.pk)).seat_to_move != seat:
+            game = form_games.played(game, 1)
+        started = time.perf_counter()
+        played, _ = autoplay.play_bot_turns(game.pk, game.version, limit=1)
+        spent[kind].append(time.perf_counter() - started)
+        if played != 1:
+            raise SystemExit(f"the {kind} did not play game {game.pk}'s turn")
+
     for number in range(count):
         # A plan: the creator's seat heads for a city of its hand; the others move.
         game = form_games.played(
@@ -331,23 +342,11 @@ def bot_turns(count: int) -> None:
         state = services.load_state(game)
         creator = game.seats.get(position=0)
         plans.set_plan(creator, plan_forms.CITY, city=state.hands[0][0])
-        while (game := Game.objects.get(pk=game.pk)).seat_to_move != 0:
-            game = form_games.played(game, 1)
-        started = time.perf_counter()
-        played, _ = autoplay.play_bot_turns(game.pk, game.version, limit=1)
-        spent["plan"].append(time.perf_counter() - started)
-        if played != 1:
-            raise SystemExit(f"the plan did not play game {game.pk}'s turn")
+        timed_turn(game, 0, "plan")
         # A greedy bot's seat, its turn come.
         game = form_games.new_game("transeuropa", 4, False, f"bot{number}", bots={1: "greedy"})
         game = form_games.played(game, 1 + 4 * (number % 8))
-        while (game := Game.objects.get(pk=game.pk)).seat_to_move != 1:
-            game = form_games.played(game, 1)
-        started = time.perf_counter()
-        played, _ = autoplay.play_bot_turns(game.pk, game.version, limit=1)
-        spent["greedy bot"].append(time.perf_counter() - started)
-        if played != 1:
-            raise SystemExit(f"the bot did not play game {game.pk}'s turn")
+        timed_turn(game, 1, "greedy bot")
     print(json.dumps(spent))
 
 
