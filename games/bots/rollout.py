@@ -121,7 +121,7 @@ def play_round(
             while spent < 2 and supply > 0:
                 if not way:
                     network = usable[other].of(start)
-                    way = turn_lines(board, built, other, network, needs[other], costs[other])
+                    way = turn_lines(board, built, network, needs[other], costs[other])
                     if not way:
                         break
                 line = way.pop(0)
@@ -159,22 +159,15 @@ def judged(losses: list[int], seat: int, weight: float = OTHERS_WEIGHT) -> float
 
 
 def turn_lines(
-    board: rules.Board,
-    built: rules.Built,
-    seat: int,
-    network: set[int],
-    targets: set[int],
-    costs: list[int] | None = None,
+    board: rules.Board, built: rules.Built, network: set[int], targets: set[int], costs: list[int]
 ) -> list[int]:
     """The free lines of a cheapest way from ``network`` to the nearest of ``targets``,
-    searched once a turn (the way on is mostly the same). ``costs``: ``line_costs`` of
-    ``built`` for ``seat``, when kept already."""
+    searched once a turn (the way on is mostly the same). ``costs``: the mover's
+    ``rules.line_costs`` of ``built``, kept up to date by the playout."""
 
     targets = targets - network
     if not targets:
         return []
-    if costs is None:
-        costs = rules.line_costs(board, built, seat)
     dist, via = rules.cheapest_paths_by_cost(board, costs, network, targets)
     found = [(dist[t], t) for t in targets if dist[t] < rules.INFINITY]
     if not found:
