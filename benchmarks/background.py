@@ -12,6 +12,12 @@ title, thread token (32 hex digits), link nonces (22 URL-safe characters), messa
 tokens, players' addresses; and the creator's account (a copy of the template's, at
 its seat's address).
 
+Some of the invited players' addresses have what their readers chose later, as the
+project writes it: one in 50 stopped the reminders on the unsubscribe page (a mail
+preference), one in 100 is suppressed (half of them unsubscribed from everything, half
+bounced, as the provider's webhook records it). None reads a daily digest: the digests
+due would then grow with the number of games.
+
 A copy may be moved back in time by whole days (``days_ago``): every time of its rows
 then moves with it, so it is the game the project would have written had it been played
 that many days earlier (the form's default zone is UTC, its clock sleeps at the same
@@ -23,6 +29,7 @@ Runs inside a process with the benchmark's Django settings.
 from __future__ import annotations
 
 import itertools
+import json
 import time
 
 # Boards, players and moves of the templates: games in every phase, about 100 events each.
@@ -41,6 +48,9 @@ NONCE = (
     " 'base64'), 1, 22), '+/', '-_')"
 )
 HEX = "md5(random()::text || clock_timestamp()::text)"
+# A hard bounce's detail as notifications.receivers records it (the provider's name, then
+# its words).
+BOUNCE = "Postmark: smtp; 550 5.1.1 unknown user, mailbox not found"
 
 
 def make_templates(tag: str, timed: bool = True) -> list[int]:
@@ -72,7 +82,8 @@ def copy_games(template: int, copies: int, days_ago: int = 0, tag: str = "bg") -
 
     from accounts.models import User
     from games.models import Event, Game, Seat
-    from notifications.models import Message
+    from notifications import emails
+    from notifications.models import MailPreference, Message, Suppression
 
     shift = f"interval '{int(days_ago)} days'"
     times = {
@@ -150,6 +161,25 @@ def copy_games(template: int, copies: int, days_ago: int = 0, tag: str = "bg") -
                 " AND s.game_id = g.id AND s.position = %s",
                 [ids, creator.position],
             )
+        # What some invited players chose later (see the module's docstring): picked by the
+        # seat's id, so every size has the same share.
+        invited = (
+            f"FROM {Seat._meta.db_table} s WHERE s.game_id = ANY(%s::bigint[])"
+            " AND s.user_id IS NULL AND s.email <> ''"
+        )
+        cursor.execute(
+            f"INSERT INTO {MailPreference._meta.db_table}"
+            " (address, digest, stopped_kinds, updated_at)"
+            f" SELECT s.email, false, %s::jsonb, now() - {shift} {invited} AND s.id %% 50 = 7",
+            [json.dumps([emails.REMINDER]), ids],
+        )
+        cursor.execute(
+            f"INSERT INTO {Suppression._meta.db_table} (address, reason, detail, created_at)"
+            " SELECT s.email, CASE WHEN s.id %% 200 = 3 THEN %s ELSE %s END,"
+            f" CASE WHEN s.id %% 200 = 3 THEN '' ELSE %s END, now() - {shift}"
+            f" {invited} AND s.id %% 100 = 3",
+            [Suppression.Reason.UNSUBSCRIBED, Suppression.Reason.BOUNCED, BOUNCE, ids],
+        )
         event_columns = _columns(Event, "game_id")
         cursor.execute(
             f"INSERT INTO {Event._meta.db_table} (game_id, {names(event_columns)})"
