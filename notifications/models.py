@@ -164,6 +164,17 @@ class MailPreference(models.Model):
     )
     updated_at = models.DateTimeField(auto_now=True)
 
+    class Meta:
+        indexes = [
+            # The minute's digest scan reads the few digest readers, not every address
+            # that stopped a kind of email.
+            models.Index(
+                fields=["id"],
+                condition=Q(digest=True),
+                name="notifications_pref_digest",
+            ),
+        ]
+
     def __str__(self) -> str:
         return self.address
 
