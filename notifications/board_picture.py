@@ -9,6 +9,7 @@ the whole board small below. Only cities the recipient may see are marked.
 from __future__ import annotations
 
 import io
+import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -110,9 +111,27 @@ class Region:
     height: float
 
 
+@dataclass(frozen=True)
+class Scale:
+    """Pixels a drawing unit across and down: resvg stretches a drawing to whole pixels,
+    so a little more one way than the other."""
+
+    sx: float
+    sy: float
+
+
+Box = tuple[int, int, int, int]  # pixels of the whole board at a scale: left, top, right, bottom
+
+# The reader's part: DETAIL_WIDTH units over WIDTH pixels, its height rounded up.
+DETAIL_PIXELS_HIGH = math.ceil(DETAIL_HEIGHT * WIDTH / DETAIL_WIDTH)
+DETAIL = Scale(WIDTH / DETAIL_WIDTH, DETAIL_PIXELS_HIGH / DETAIL_HEIGHT)
+
+
 def detail_region(state: rules.GameState, viewer: int) -> Region:
     """The reader's part of the board, centred on their network or cities: only the
-    reader's own facts choose it, so it gives away no other hand."""
+    reader's own facts choose it, so it gives away no other hand. Its corner is on a
+    whole pixel of the board drawn at the part's scale (``DETAIL``), so the board's
+    layers drawn once serve every part."""
     board = state.board
     pos, width, height = layout(board)
     points = sorted(rules.network(state, viewer))
@@ -123,9 +142,14 @@ def detail_region(state: rules.GameState, viewer: int) -> Region:
         cy = sum(pos[i][1] for i in points) / len(points)
     else:
         cx, cy = width / 2, height / 2
-    x = min(max(cx - DETAIL_WIDTH / 2, 0), width - DETAIL_WIDTH)
-    y = min(max(cy - DETAIL_HEIGHT / 2, 0), height - DETAIL_HEIGHT)
-    return Region(round(x, 1), round(y, 1), DETAIL_WIDTH, DETAIL_HEIGHT)
+    x = min(
+        max(round((cx - DETAIL_WIDTH / 2) * DETAIL.sx), 0), int((width - DETAIL_WIDTH) * DETAIL.sx)
+    )
+    y = min(
+        max(round((cy - DETAIL_HEIGHT / 2) * DETAIL.sy), 0),
+        int((height - DETAIL_HEIGHT) * DETAIL.sy),
+    )
+    return Region(x / DETAIL.sx, y / DETAIL.sy, DETAIL_WIDTH, DETAIL_HEIGHT)
 
 
 # How far outside a region an element may stand and still touch it, in drawing units:
@@ -165,15 +189,15 @@ def _static_parts(board_name: str, name: str) -> tuple[tuple[str, tuple[float, .
     return tuple(found)
 
 
-def detail_markup(svg: dict, region: Region) -> str:
-    """The markup of the reader's part: the elements that cannot touch ``region`` left
-    out. resvg lays out (and styles, and shapes the names of) every element of a drawing,
-    seen or not; the part shows the same pixels without them."""
+def detail_box(region: Region) -> Box:
+    """The pixels of the reader's part on the board drawn at its scale."""
+    left, top = round(region.x * DETAIL.sx), round(region.y * DETAIL.sy)
+    return left, top, left + WIDTH, top + DETAIL_PIXELS_HIGH
 
-    def layer(board_name: str, name: str) -> str:
-        return "\n    ".join(
-            part for part, box in _static_parts(board_name, name) if _near(region, *box, NEAR)
-        )
+
+def detail_part(svg: dict, region: Region) -> dict:
+    """The drawing ``svg`` without the elements that cannot touch ``region``: resvg lays
+    out (and styles, and shapes the names of) every element of a drawing, seen or not."""
 
     def near_point(item: dict, reach: float = NEAR) -> bool:
         return _near(region, item["x"], item["y"], item["x"], item["y"], reach)
@@ -181,7 +205,7 @@ def detail_markup(svg: dict, region: Region) -> str:
     def near_line(item: dict) -> bool:
         return _near(region, item["x1"], item["y1"], item["x2"], item["y2"], NEAR)
 
-    part = {
+    return {
         **svg,
         "tracks": [t for t in svg["tracks"] if near_line(t)],
         "plan": [p for p in svg.get("plan", ()) if near_line(p)],
@@ -190,25 +214,183 @@ def detail_markup(svg: dict, region: Region) -> str:
         "lines": [line for line in svg["lines"] if near_line(line)],
         "points": [p for p in svg["points"] if near_point(p)],
     }
+
+
+def detail_markup(svg: dict, region: Region) -> str:
+    """The markup of the reader's part: the elements that cannot touch ``region`` left
+    out, which draws the same pixels."""
+
+    def layer(board_name: str, name: str) -> str:
+        return "\n    ".join(
+            part for part, box in _static_parts(board_name, name) if _near(region, *box, NEAR)
+        )
+
     whole = f'viewBox="0 0 {svg["width"]} {svg["height"]}"'
     view = f'viewBox="{region.x} {region.y} {region.width} {region.height}"'
-    return str(render_svg(part, layer)).replace(whole, view, 1)
+    return str(render_svg(detail_part(svg, region), layer)).replace(whole, view, 1)
+
+
+def _drawn(markup: str, style_sheet: str | None, **size: int | str | None) -> Image.Image:
+    drawn = resvg_py.svg_to_bytes(
+        svg_string=markup,
+        style_sheet=stylesheet_for(classes_in(markup)) if style_sheet is None else style_sheet,
+        skip_system_fonts=True,
+        font_files=[str(FONT)],
+        font_family="DejaVu Sans",
+        sans_serif_family="DejaVu Sans",
+        **size,
+    )
+    return Image.open(io.BytesIO(bytes(drawn)))
 
 
 def render(markup: str, width: int, style_sheet: str | None = None) -> Image.Image:
     """``markup`` drawn ``width`` pixels wide (by default with the rules of the board
     page's stylesheet that may match it)."""
-    drawn = resvg_py.svg_to_bytes(
-        svg_string=markup,
-        style_sheet=stylesheet_for(classes_in(markup)) if style_sheet is None else style_sheet,
-        width=width,
-        background=PAPER,
-        skip_system_fonts=True,
-        font_files=[str(FONT)],
-        font_family="DejaVu Sans",
-        sans_serif_family="DejaVu Sans",
+    return _drawn(markup, style_sheet, width=width, background=PAPER).convert("RGB")
+
+
+# The picture is drawn in layers, as resvg draws the markup (each element over the ones
+# before it): what is the same for every game on a board (the grid, the crossing points,
+# each city plain or as the reader's) is drawn once per process for each of the picture's
+# two scales, and only what the game changes (track, start markers) for each picture.
+
+
+@cache
+def board_scale(board_name: str, kind: str) -> tuple[Scale, int, int]:
+    """The scale of the reader's part ("detail") or of the whole board under it
+    ("overview"), and the whole board's width and height in pixels at it."""
+    _, width, height = layout(rules.get_board(board_name))
+    if kind == "detail":
+        return DETAIL, math.ceil(width * DETAIL.sx), math.ceil(height * DETAIL.sy)
+    # As resvg draws the board's markup OVERVIEW_WIDTH wide: its size taken in whole
+    # units, then stretched to whole pixels.
+    across, down = round(width), round(height)
+    pixels_high = math.ceil(down * OVERVIEW_WIDTH / across)
+    return Scale(OVERVIEW_WIDTH / across, pixels_high / down), OVERVIEW_WIDTH, pixels_high
+
+
+def draw(
+    board_name: str, kind: str, box: Box, body: str, background: str | None = None
+) -> Image.Image:
+    """``body``, elements of the board's markup, drawn over the pixels ``box`` of the
+    board at the scale ``kind``: on ``background``, or transparent (RGBA)."""
+    scale, _, _ = board_scale(board_name, kind)
+    left, top, right, bottom = box
+    width, height = right - left, bottom - top
+    view = f"{left / scale.sx} {top / scale.sy} {width / scale.sx} {height / scale.sy}"
+    markup = (
+        f'<svg class="board" width="{width}" height="{height}" viewBox="{view}" '
+        f'preserveAspectRatio="none" xmlns="http://www.w3.org/2000/svg">{body}</svg>'
     )
-    return Image.open(io.BytesIO(bytes(drawn))).convert("RGB")
+    return _drawn(markup, None, background=background).convert("RGBA")
+
+
+def bounds(
+    board_name: str, kind: str, points: Iterable[tuple[float, float]], reach: float, box: Box
+) -> Box | None:
+    """The pixels of ``box`` within ``reach`` drawing units of ``points``, if any."""
+    points = list(points)
+    if not points:
+        return None
+    scale, _, _ = board_scale(board_name, kind)
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    found = (
+        max(math.floor((min(xs) - reach) * scale.sx), box[0]),
+        max(math.floor((min(ys) - reach) * scale.sy), box[1]),
+        min(math.ceil((max(xs) + reach) * scale.sx), box[2]),
+        min(math.ceil((max(ys) + reach) * scale.sy), box[3]),
+    )
+    return found if found[0] < found[2] and found[1] < found[3] else None
+
+
+@lru_cache(maxsize=8)
+def board_layer(board_name: str, kind: str, name: str) -> Image.Image:
+    """The whole board's static layer ``name`` ("lines", on the paper, or "points") at
+    the scale ``kind``."""
+    _, width, height = board_scale(board_name, kind)
+    body = f'<g class="{name}">{static_layer(board_name, name)}</g>'
+    return draw(board_name, kind, (0, 0, width, height), body, PAPER if name == "lines" else None)
+
+
+# How far a city's drawing reaches from its point, in drawing units: its name, above it,
+# as far sideways as NAME_NEAR, and its circle below.
+CITY_ABOVE, CITY_BELOW = 30, 16
+# ...and a track's (with its amber shadow), a new start marker's ring, a start marker's.
+TRACK_REACH, START_REACH = 20, 14
+
+
+@lru_cache(maxsize=1024)
+def city_layer(
+    board_name: str, kind: str, name: str, colour: str, x: float, y: float, mine: bool
+) -> tuple[Image.Image, int, int]:
+    """One city drawn alone (``mine``: as one of the reader's) at the scale ``kind``, and
+    where its pixels go on the whole board."""
+    scale, width, height = board_scale(board_name, kind)
+    box = (
+        max(math.floor((x - NAME_NEAR) * scale.sx), 0),
+        max(math.floor((y - CITY_ABOVE) * scale.sy), 0),
+        min(math.ceil((x + NAME_NEAR) * scale.sx), width),
+        min(math.ceil((y + CITY_BELOW) * scale.sy), height),
+    )
+    city = {"name": name, "colour": colour, "x": x, "y": y, "mine": mine}
+    markup = str(render_svg(_only(board_name, cities=[city]), lambda *_: ""))
+    body = f'<g class="cities">{groups(markup)["cities"]}</g>'
+    return draw(board_name, kind, box, body), box[0], box[1]
+
+
+def _only(board_name: str, **parts: list) -> dict:
+    """A drawing of ``board_name`` with nothing but ``parts`` on it, for ``render_svg``."""
+    board = rules.get_board(board_name)
+    _, width, height = layout(board)
+    empty = ("lines", "tracks", "plan", "cities", "points", "starts")
+    return {"board": board_name, "title": board.title, "width": width, "height": height} | {
+        "picking": False,
+        **dict.fromkeys(empty, []),
+        **parts,
+    }
+
+
+def groups(markup: str) -> dict[str, str]:
+    """The contents of the top-level groups of ``render_svg``'s markup, by class."""
+    return dict(re.findall(r'<g class="([\w-]+)">\n    (.*?)\n  </g>', markup, flags=re.S))
+
+
+def _lay(canvas: Image.Image, layer: Image.Image, left: int, top: int) -> None:
+    """``layer`` over ``canvas`` with its corner at ``(left, top)``, cut to the canvas."""
+    x0, y0 = max(left, 0), max(top, 0)
+    x1, y1 = min(left + layer.width, canvas.width), min(top + layer.height, canvas.height)
+    if x0 < x1 and y0 < y1:
+        canvas.alpha_composite(layer, (x0, y0), (x0 - left, y0 - top, x1 - left, y1 - top))
+
+
+def layered(svg: dict, kind: str, box: Box) -> Image.Image:
+    """The pixels ``box`` of ``svg`` drawn at the scale ``kind`` in layers, each element
+    over the ones before it as in its markup: the same pixels as drawing the markup at
+    once, but for a level or so of a colour where anti-aliased edges overlap."""
+    board_name = svg["board"]
+    parts = groups(str(render_svg(svg, lambda *_: "")))
+    canvas = board_layer(board_name, kind, "lines").crop(box)
+
+    def lay_drawn(names: Sequence[str], points: Iterable, reach: float) -> None:
+        body = "".join(f'<g class="{name}">{parts[name]}</g>' for name in names)
+        where = bounds(board_name, kind, points, reach, box)
+        if where and any(parts[name].strip() for name in names):
+            _lay(canvas, draw(board_name, kind, where, body), where[0] - box[0], where[1] - box[1])
+
+    # Track and the rings of new start markers lie under the crossing points (the rings
+    # touch none) and the cities; the start markers over them.
+    lines = [*svg["tracks"], *svg.get("plan", ())]
+    ends = [(line[x], line[y]) for line in lines for x, y in (("x1", "y1"), ("x2", "y2"))]
+    rings = [(s["x"], s["y"]) for s in svg["starts"] if s["last"]]
+    lay_drawn(("tracks", "plan-path", "start-rings"), [*ends, *rings], TRACK_REACH)
+    canvas.alpha_composite(board_layer(board_name, kind, "points").crop(box))
+    for c in svg["cities"]:
+        city, left, top = city_layer(
+            board_name, kind, c["name"], c["colour"], c["x"], c["y"], c["mine"]
+        )
+        _lay(canvas, city, left - box[0], top - box[1])
+    lay_drawn(("starts",), [(s["x"], s["y"]) for s in svg["starts"]], START_REACH)
+    return canvas.convert("RGB")
 
 
 def picture(
@@ -226,14 +408,15 @@ def picture(
         state, viewer, highlight=highlight, marked_cities=marked_cities, seat_names=seat_names
     )
     region = detail_region(state, viewer)
-    detail = render(detail_markup(svg, region), WIDTH)
-    overview = render(str(render_svg(svg)), OVERVIEW_WIDTH)
+    detail = layered(detail_part(svg, region), "detail", detail_box(region))
+    _, width, height = board_scale(svg["board"], "overview")
+    overview = layered(svg, "overview", (0, 0, width, height))
     canvas = Image.new("RGB", (WIDTH, detail.height + GAP + overview.height), PAPER)
     canvas.paste(detail, (0, 0))
     left, top = (WIDTH - OVERVIEW_WIDTH) // 2, detail.height + GAP
     canvas.paste(overview, (left, top))
-    draw = ImageDraw.Draw(canvas)
-    draw.rectangle((0, 0, WIDTH - 1, detail.height - 1), outline="#b9b2a3")
+    pen = ImageDraw.Draw(canvas)
+    pen.rectangle((0, 0, WIDTH - 1, detail.height - 1), outline="#b9b2a3")
     scale = OVERVIEW_WIDTH / svg["width"]
     frame = (
         left + region.x * scale,
@@ -241,10 +424,14 @@ def picture(
         left + (region.x + region.width) * scale,
         top + (region.y + region.height) * scale,
     )
-    draw.rectangle(frame, outline="#1d232b", width=2)
-    small = canvas.quantize(
+    pen.rectangle(frame, outline="#1d232b", width=2)
+    # The palette from every other pixel of every other row (the colours themselves, not
+    # averages), a quarter of the work; then every pixel its nearest colour in it.
+    sample = canvas.resize((canvas.width // 2, canvas.height // 2), Image.Resampling.NEAREST)
+    palette = sample.quantize(
         colors=COLOURS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
     )
+    small = canvas.quantize(palette=palette, dither=Image.Dither.NONE)
     out = io.BytesIO()
     # zlib's default level: far faster than its highest, for a few more bytes.
     small.save(out, format="PNG", compress_level=6)

@@ -5,7 +5,7 @@ import io
 import random
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from games import bots, rules
 from games.pages.drawing import layout, since_last_turn
@@ -142,3 +142,56 @@ def test_the_part_and_the_whole_are_drawn_as_from_the_whole_markup_and_styleshee
                 board_picture.render(markup, small).tobytes()
                 == board_picture.render(markup, small, everything).tobytes()
             )
+
+
+def positions_of_every_kind():
+    """Both boards, three to six players, every phase: start markers being placed, early
+    and late track, a later round."""
+    for players, board in zip(range(3, 7), ["transamerica", "transeuropa"] * 2, strict=True):
+        events = bots.simulate(board, players, random.Random(players))
+        starts = [n for n, event in enumerate(events) if event["type"] == rules.ROUND_STARTED]
+        for cut in (players // 2 + 2, starts[1] // 3, starts[1] - 2, starts[1] + players + 4):
+            state = rules.replay(events[:cut])
+            if state.seat_to_move is not None:
+                yield state, events[:cut]
+
+
+def differences(drawn: Image.Image, expected: Image.Image) -> list[int]:
+    """How many of the pixels' colour values differ by each amount, 0 to 255."""
+    assert drawn.size == expected.size
+    counts = [0] * 256
+    for band in ImageChops.difference(drawn, expected).split():
+        counts = [a + b for a, b in zip(counts, band.histogram(), strict=True)]
+    return counts
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_drawn_in_layers_it_is_the_whole_markup_drawn_at_once(language):
+    """The picture lays the board's layers drawn once per process under and over what a
+    game changes: the pixels the whole markup gives, but for a few levels of a colour
+    where anti-aliased edges overlap (each layer's rounding), and a rare edge pixel of a
+    name more (a glyph's stem on a pixel's edge lands either side)."""
+    from django.utils import translation
+
+    from games.pages.drawing import board_svg, render_svg
+
+    with translation.override(language):
+        for state, events in positions_of_every_kind():
+            viewer = state.seat_to_move
+            svg = board_svg(state, viewer, highlight=since_last_turn(state, events, viewer))
+            region = board_picture.detail_region(state, viewer)
+            # The part's corner is on a whole pixel of the board drawn at its scale.
+            box = board_picture.detail_box(region)
+            assert abs(region.x * board_picture.DETAIL.sx - box[0]) < 1e-9
+            assert abs(region.y * board_picture.DETAIL.sy - box[1]) < 1e-9
+            part = board_picture.detail_part(svg, region)
+            detail = board_picture.layered(part, "detail", box)
+            counts = differences(
+                detail, board_picture.render(board_picture.detail_markup(svg, region), 600)
+            )
+            assert sum(counts[17:]) < sum(counts) / 2000, counts
+            assert sum(counts[4:]) < sum(counts) / 200, counts
+            _, width, height = board_picture.board_scale(svg["board"], "overview")
+            overview = board_picture.layered(svg, "overview", (0, 0, width, height))
+            counts = differences(overview, board_picture.render(str(render_svg(svg)), 300))
+            assert not any(counts[17:]), counts
