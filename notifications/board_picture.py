@@ -312,6 +312,41 @@ def board_layer(board_name: str, kind: str, name: str) -> Image.Image:
     return draw(board_name, kind, (0, 0, width, height), body, PAPER if name == "lines" else None)
 
 
+# The ground under the reader's part (the lines and crossing points on the paper) is drawn
+# in tiles of these pixels, each when a part first lies on it.
+TILE = (300, 210)
+
+
+@lru_cache(maxsize=128)
+def ground_tile(board_name: str, column: int, row: int) -> Image.Image:
+    """The lines and crossing points on the paper in one tile of the board drawn at the
+    part's scale."""
+    left, top = column * TILE[0], row * TILE[1]
+    near = Region(left / DETAIL.sx, top / DETAIL.sy, TILE[0] / DETAIL.sx, TILE[1] / DETAIL.sy)
+    body = "".join(
+        f'<g class="{name}">'
+        + "".join(part for part, at in _static_parts(board_name, name) if _near(near, *at, NEAR))
+        + "</g>"
+        for name in ("lines", "points")
+    )
+    return draw(board_name, "detail", (left, top, left + TILE[0], top + TILE[1]), body, PAPER)
+
+
+def ground(board_name: str, kind: str, box: Box) -> Image.Image:
+    """What lies under a game's track in ``box``: the lines on the paper, and at the
+    part's scale the crossing points too (drawn again over the ends of track, which
+    covers them: a smaller layer to lay)."""
+    if kind == "overview":
+        return board_layer(board_name, kind, "lines").crop(box)
+    canvas = Image.new("RGBA", (box[2] - box[0], box[3] - box[1]))
+    across, down = TILE
+    for row in range(box[1] // down, (box[3] - 1) // down + 1):
+        for column in range(box[0] // across, (box[2] - 1) // across + 1):
+            tile = ground_tile(board_name, column, row)
+            canvas.paste(tile, (column * across - box[0], row * down - box[1]))
+    return canvas
+
+
 # How far a city's drawing reaches from its point, in drawing units: its name, above it,
 # as far sideways as NAME_NEAR, and its circle below.
 CITY_ABOVE, CITY_BELOW = 30, 16
@@ -369,7 +404,7 @@ def layered(svg: dict, kind: str, box: Box) -> Image.Image:
     once, but for a level or so of a colour where anti-aliased edges overlap."""
     board_name = svg["board"]
     parts = groups(str(render_svg(svg, lambda *_: "")))
-    canvas = board_layer(board_name, kind, "lines").crop(box)
+    canvas = ground(board_name, kind, box)
 
     def lay_drawn(names: Sequence[str], points: Iterable, reach: float) -> None:
         body = "".join(f'<g class="{name}">{parts[name]}</g>' for name in names)
@@ -380,10 +415,14 @@ def layered(svg: dict, kind: str, box: Box) -> Image.Image:
     # Track and the rings of new start markers lie under the crossing points (the rings
     # touch none) and the cities; the start markers over them.
     lines = [*svg["tracks"], *svg.get("plan", ())]
-    ends = [(line[x], line[y]) for line in lines for x, y in (("x1", "y1"), ("x2", "y2"))]
+    ends = {(line[x], line[y]) for line in lines for x, y in (("x1", "y1"), ("x2", "y2"))}
     rings = [(s["x"], s["y"]) for s in svg["starts"] if s["last"]]
-    lay_drawn(("tracks", "plan-path", "start-rings"), [*ends, *rings], TRACK_REACH)
-    canvas.alpha_composite(board_layer(board_name, kind, "points").crop(box))
+    if kind == "detail":
+        points = _static_parts(board_name, "points")
+        parts["points"] = "".join(part for part, at in points if at[:2] in ends)
+    lay_drawn(("tracks", "plan-path", "points", "start-rings"), [*ends, *rings], TRACK_REACH)
+    if kind == "overview":
+        canvas.alpha_composite(board_layer(board_name, kind, "points").crop(box))
     for c in svg["cities"]:
         city, left, top = city_layer(
             board_name, kind, c["name"], c["colour"], c["x"], c["y"], c["mine"]

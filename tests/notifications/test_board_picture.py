@@ -146,9 +146,10 @@ def test_the_part_and_the_whole_are_drawn_as_from_the_whole_markup_and_styleshee
 
 def positions_of_every_kind():
     """Both boards, three to six players, every phase: start markers being placed, early
-    and late track, a later round."""
+    and late track, a later round; coloured (dashed) track in half the games."""
     for players, board in zip(range(3, 7), ["transamerica", "transeuropa"] * 2, strict=True):
-        events = bots.simulate(board, players, random.Random(players))
+        options = rules.Options(exclusive_tracks=3 * (players % 2))
+        events = bots.simulate(board, players, random.Random(players), options)
         starts = [n for n, event in enumerate(events) if event["type"] == rules.ROUND_STARTED]
         for cut in (players // 2 + 2, starts[1] // 3, starts[1] - 2, starts[1] + players + 4):
             state = rules.replay(events[:cut])
