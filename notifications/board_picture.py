@@ -8,6 +8,7 @@ the whole board small below. Only cities the recipient may see are marked.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import math
 import re
@@ -17,7 +18,9 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 import resvg_py
+from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.core.cache import caches
 from django.utils.translation import gettext
 from PIL import Image, ImageDraw
 
@@ -230,23 +233,28 @@ def detail_markup(svg: dict, region: Region) -> str:
     return str(render_svg(detail_part(svg, region), layer)).replace(whole, view, 1)
 
 
-def _drawn(markup: str, style_sheet: str | None, **size: int | str | None) -> Image.Image:
-    drawn = resvg_py.svg_to_bytes(
-        svg_string=markup,
-        style_sheet=stylesheet_for(classes_in(markup)) if style_sheet is None else style_sheet,
-        skip_system_fonts=True,
-        font_files=[str(FONT)],
-        font_family="DejaVu Sans",
-        sans_serif_family="DejaVu Sans",
-        **size,
+def rasterise(markup: str, style_sheet: str, **size: int | str | None) -> bytes:
+    """The PNG resvg draws of ``markup`` with ``style_sheet``, with the one font."""
+    return bytes(
+        resvg_py.svg_to_bytes(
+            svg_string=markup,
+            style_sheet=style_sheet,
+            skip_system_fonts=True,
+            font_files=[str(FONT)],
+            font_family="DejaVu Sans",
+            sans_serif_family="DejaVu Sans",
+            **size,
+        )
     )
-    return Image.open(io.BytesIO(bytes(drawn)))
 
 
 def render(markup: str, width: int, style_sheet: str | None = None) -> Image.Image:
     """``markup`` drawn ``width`` pixels wide (by default with the rules of the board
     page's stylesheet that may match it)."""
-    return _drawn(markup, style_sheet, width=width, background=PAPER).convert("RGB")
+    if style_sheet is None:
+        style_sheet = stylesheet_for(classes_in(markup))
+    drawn = rasterise(markup, style_sheet, width=width, background=PAPER)
+    return Image.open(io.BytesIO(drawn)).convert("RGB")
 
 
 # The picture is drawn in layers, as resvg draws the markup (each element over the ones
@@ -270,10 +278,18 @@ def board_scale(board_name: str, kind: str) -> tuple[Scale, int, int]:
 
 
 def draw(
-    board_name: str, kind: str, box: Box, body: str, background: str | None = None
+    board_name: str,
+    kind: str,
+    box: Box,
+    body: str,
+    background: str | None = None,
+    *,
+    shared: bool = False,
 ) -> Image.Image:
     """``body``, elements of the board's markup, drawn over the pixels ``box`` of the
-    board at the scale ``kind``: on ``background``, or transparent (RGBA)."""
+    board at the scale ``kind``: on ``background``, or transparent (RGBA). ``shared``:
+    kept in the cache the deployment's processes share (a layer every picture of the
+    board needs, drawn by the first process that needs it)."""
     scale, _, _ = board_scale(board_name, kind)
     left, top, right, bottom = box
     width, height = right - left, bottom - top
@@ -282,7 +298,30 @@ def draw(
         f'<svg class="board" width="{width}" height="{height}" viewBox="{view}" '
         f'preserveAspectRatio="none" xmlns="http://www.w3.org/2000/svg">{body}</svg>'
     )
-    return _drawn(markup, None, background=background).convert("RGBA")
+    style_sheet = stylesheet_for(classes_in(markup))
+    if not shared:
+        drawn = rasterise(markup, style_sheet, background=background)
+    else:
+        # Named by all that decides its pixels: a changed stylesheet, font or resvg is a
+        # new name, never a stale picture.
+        facts = "\0".join((markup, style_sheet, background or "", renderer()))
+        key = "board-picture:" + hashlib.sha256(facts.encode()).hexdigest()
+        cache = caches[settings.RAILMAIL_SHARED_CACHE]
+        drawn = cache.get(key)
+        if drawn is None:
+            drawn = rasterise(markup, style_sheet, background=background)
+            cache.set(key, drawn, timeout=KEPT_FOR)
+    return Image.open(io.BytesIO(drawn)).convert("RGBA")
+
+
+KEPT_FOR = 30 * 24 * 3600  # seconds: a board's layers, drawn again a month on
+
+
+@cache
+def renderer() -> str:
+    """What draws the pictures: resvg's version and the font's bytes."""
+    font = hashlib.sha256(FONT.read_bytes()).hexdigest()
+    return f"resvg {resvg_py.__resvg_version__} resvg_py {resvg_py.__version__} {font}"
 
 
 def bounds(
@@ -309,7 +348,8 @@ def board_layer(board_name: str, kind: str, name: str) -> Image.Image:
     the scale ``kind``."""
     _, width, height = board_scale(board_name, kind)
     body = f'<g class="{name}">{static_layer(board_name, name)}</g>'
-    return draw(board_name, kind, (0, 0, width, height), body, PAPER if name == "lines" else None)
+    background = PAPER if name == "lines" else None
+    return draw(board_name, kind, (0, 0, width, height), body, background, shared=True)
 
 
 # The ground under the reader's part (the lines and crossing points on the paper) is drawn
@@ -329,7 +369,8 @@ def ground_tile(board_name: str, column: int, row: int) -> Image.Image:
         + "</g>"
         for name in ("lines", "points")
     )
-    return draw(board_name, "detail", (left, top, left + TILE[0], top + TILE[1]), body, PAPER)
+    box = (left, top, left + TILE[0], top + TILE[1])
+    return draw(board_name, "detail", box, body, PAPER, shared=True)
 
 
 def ground(board_name: str, kind: str, box: Box) -> Image.Image:
@@ -370,7 +411,7 @@ def city_layer(
     city = {"name": name, "colour": colour, "x": x, "y": y, "mine": mine}
     markup = str(render_svg(_only(board_name, cities=[city]), lambda *_: ""))
     body = f'<g class="cities">{groups(markup)["cities"]}</g>'
-    return draw(board_name, kind, box, body), box[0], box[1]
+    return draw(board_name, kind, box, body, shared=True), box[0], box[1]
 
 
 def _only(board_name: str, **parts: list) -> dict:

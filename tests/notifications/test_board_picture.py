@@ -196,3 +196,34 @@ def test_drawn_in_layers_it_is_the_whole_markup_drawn_at_once(language):
             overview = board_picture.layered(svg, "overview", (0, 0, width, height))
             counts = differences(overview, board_picture.render(str(render_svg(svg)), 300))
             assert not any(counts[17:]), counts
+
+
+def test_a_process_reads_the_boards_layers_another_process_drew(settings, monkeypatch):
+    """The grid, the crossing points and the cities are drawn by the first process that
+    needs them and kept in the cache the deployment's processes share: the next draws
+    only what the game changes, and the same picture."""
+    settings.CACHES = {
+        **settings.CACHES,
+        "shared": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "p"},
+    }
+
+    def new_process() -> None:
+        for kept in (board_picture.ground_tile, board_picture.board_layer):
+            kept.cache_clear()
+        board_picture.city_layer.cache_clear()
+
+    state, events = late_position()
+    new_process()
+    first = draw(state, events, 0)
+    drawn = []
+    rasterise = board_picture.rasterise
+    monkeypatch.setattr(
+        board_picture,
+        "rasterise",
+        lambda markup, *a, **k: drawn.append(markup) or rasterise(markup, *a, **k),
+    )
+    new_process()
+    assert draw(state, events, 0) == first
+    # Track and start markers, on the reader's part and on the whole board.
+    assert len(drawn) == 4
+    assert not any('class="city' in markup or 'class="line' in markup for markup in drawn)
