@@ -324,24 +324,6 @@ def renderer() -> str:
     return f"resvg {resvg_py.__resvg_version__} resvg_py {resvg_py.__version__} {font}"
 
 
-def bounds(
-    board_name: str, kind: str, points: Iterable[tuple[float, float]], reach: float, box: Box
-) -> Box | None:
-    """The pixels of ``box`` within ``reach`` drawing units of ``points``, if any."""
-    points = list(points)
-    if not points:
-        return None
-    scale, _, _ = board_scale(board_name, kind)
-    xs, ys = [x for x, _ in points], [y for _, y in points]
-    found = (
-        max(math.floor((min(xs) - reach) * scale.sx), box[0]),
-        max(math.floor((min(ys) - reach) * scale.sy), box[1]),
-        min(math.ceil((max(xs) + reach) * scale.sx), box[2]),
-        min(math.ceil((max(ys) + reach) * scale.sy), box[3]),
-    )
-    return found if found[0] < found[2] and found[1] < found[3] else None
-
-
 @lru_cache(maxsize=8)
 def board_layer(board_name: str, kind: str, name: str) -> Image.Image:
     """The whole board's static layer ``name`` ("lines", on the paper, or "points") at
@@ -391,8 +373,12 @@ def ground(board_name: str, kind: str, box: Box) -> Image.Image:
 # How far a city's drawing reaches from its point, in drawing units: its name, above it,
 # as far sideways as NAME_NEAR, and its circle below.
 CITY_ABOVE, CITY_BELOW = 30, 16
-# ...and a track's (with its amber shadow), a new start marker's ring, a start marker's.
-TRACK_REACH, START_REACH = 20, 14
+# ...and, by group, the game's elements': a track's (with its amber shadow), a crossing
+# point's, a new start marker's ring, a start marker's.
+REACH = {"tracks": 20, "plan-path": 20, "points": 4, "start-rings": 20, "starts": 14}
+# The game's layers are drawn in runs of cells of these pixels that something touches:
+# resvg's cost is mostly its canvas (it writes a PNG), so the fewer pixels the better.
+CELL = 48
 
 
 @lru_cache(maxsize=1024)
@@ -439,6 +425,76 @@ def _lay(canvas: Image.Image, layer: Image.Image, left: int, top: int) -> None:
         canvas.alpha_composite(layer, (x0, y0), (x0 - left, y0 - top, x1 - left, y1 - top))
 
 
+def elements(name: str, markup: str) -> list[tuple[str, tuple[float, ...]]]:
+    """The elements of the group ``name`` of ``render_svg``'s markup, each with its box
+    (its line's ends, its centre) in drawing units."""
+    found = re.findall(ELEMENT[name], markup, flags=re.S)
+    boxes = []
+    for element in found:
+        at = dict(re.findall(r'\b(x1|y1|x2|y2|cx|cy|x|y)="([-\d.]+)"', element))
+        x1, y1 = at.get("x1") or at.get("cx") or at["x"], at.get("y1") or at.get("cy") or at["y"]
+        x2, y2 = at.get("x2", x1), at.get("y2", y1)
+        boxes.append((element, (float(x1), float(y1), float(x2), float(y2))))
+    return boxes
+
+
+ELEMENT = {
+    "tracks": r'<line class="track.*?</line>',
+    "plan-path": r'<line class="planned"[^>]*/>',
+    "points": r'<circle class="point"[^>]*/>',
+    "start-rings": r'<circle class="start-ring"[^>]*/><circle class="start-ring inner"[^>]*/>',
+    "starts": r'<polygon class="start.*?</text>',
+}
+
+
+def lay_game(canvas: Image.Image, board_name: str, kind: str, box: Box, parts: dict) -> None:
+    """Draw the elements of the groups ``parts`` (name: markup, in the markup's order)
+    over ``canvas``, the pixels ``box``: those whose reach overlaps together, each lot on
+    a canvas of its own that it fits (resvg's cost is mostly its canvas: it writes a
+    PNG), which cuts no element but at the edge of ``box``."""
+    scale, _, _ = board_scale(board_name, kind)
+    found = [(name, *each) for name, markup in parts.items() for each in elements(name, markup)]
+    lots: list[tuple[Box, list[int]]] = []
+    for number, (name, _element, (x1, y1, x2, y2)) in enumerate(found):
+        reach = REACH[name]
+        pixels = (
+            max(math.floor((min(x1, x2) - reach) * scale.sx), box[0]),
+            max(math.floor((min(y1, y2) - reach) * scale.sy), box[1]),
+            min(math.ceil((max(x1, x2) + reach) * scale.sx), box[2]),
+            min(math.ceil((max(y1, y2) + reach) * scale.sy), box[3]),
+        )
+        if pixels[0] >= pixels[2] or pixels[1] >= pixels[3]:
+            continue  # outside the box
+        members = [number]
+        merged = True
+        while merged:
+            merged = False
+            for lot in lots:
+                (a0, b0, a1, b1), others = lot
+                if a0 < pixels[2] and a1 > pixels[0] and b0 < pixels[3] and b1 > pixels[1]:
+                    lots.remove(lot)
+                    pixels = (
+                        min(a0, pixels[0]),
+                        min(b0, pixels[1]),
+                        max(a1, pixels[2]),
+                        max(b1, pixels[3]),
+                    )
+                    members = others + members
+                    merged = True
+                    break
+        lots.append((pixels, members))
+    for where, members in lots:
+        body, group = [], None
+        for number in sorted(members):  # in the markup's order
+            name, element, _at = found[number]
+            if name != group:
+                body.append(("</g>" if group else "") + f'<g class="{name}">')
+                group = name
+            body.append(element)
+        drawn = draw(board_name, kind, where, "".join(body) + "</g>")
+        canvas.alpha_composite(drawn, (where[0] - box[0], where[1] - box[1]))
+
+
 def layered(svg: dict, kind: str, box: Box) -> Image.Image:
     """The pixels ``box`` of ``svg`` drawn at the scale ``kind`` in layers, each element
     over the ones before it as in its markup: the same pixels as drawing the markup at
@@ -446,22 +502,15 @@ def layered(svg: dict, kind: str, box: Box) -> Image.Image:
     board_name = svg["board"]
     parts = groups(str(render_svg(svg, lambda *_: "")))
     canvas = ground(board_name, kind, box)
-
-    def lay_drawn(names: Sequence[str], points: Iterable, reach: float) -> None:
-        body = "".join(f'<g class="{name}">{parts[name]}</g>' for name in names)
-        where = bounds(board_name, kind, points, reach, box)
-        if where and any(parts[name].strip() for name in names):
-            _lay(canvas, draw(board_name, kind, where, body), where[0] - box[0], where[1] - box[1])
-
     # Track and the rings of new start markers lie under the crossing points (the rings
     # touch none) and the cities; the start markers over them.
-    lines = [*svg["tracks"], *svg.get("plan", ())]
-    ends = {(line[x], line[y]) for line in lines for x, y in (("x1", "y1"), ("x2", "y2"))}
-    rings = [(s["x"], s["y"]) for s in svg["starts"] if s["last"]]
     if kind == "detail":
+        lines = [*svg["tracks"], *svg.get("plan", ())]
+        ends = {(line[x], line[y]) for line in lines for x, y in (("x1", "y1"), ("x2", "y2"))}
         points = _static_parts(board_name, "points")
         parts["points"] = "".join(part for part, at in points if at[:2] in ends)
-    lay_drawn(("tracks", "plan-path", "points", "start-rings"), [*ends, *rings], TRACK_REACH)
+    below = ("tracks", "plan-path", "points", "start-rings")
+    lay_game(canvas, board_name, kind, box, {name: parts[name] for name in below})
     if kind == "overview":
         canvas.alpha_composite(board_layer(board_name, kind, "points").crop(box))
     for c in svg["cities"]:
@@ -469,7 +518,7 @@ def layered(svg: dict, kind: str, box: Box) -> Image.Image:
             board_name, kind, c["name"], c["colour"], c["x"], c["y"], c["mine"]
         )
         _lay(canvas, city, left - box[0], top - box[1])
-    lay_drawn(("starts",), [(s["x"], s["y"]) for s in svg["starts"]], START_REACH)
+    lay_game(canvas, board_name, kind, box, {"starts": parts["starts"]})
     return canvas.convert("RGB")
 
 
