@@ -562,8 +562,9 @@ def picture(
     )
     small = canvas.quantize(palette=palette, dither=Image.Dither.NONE)
     out = io.BytesIO()
-    # zlib's default level: far faster than its highest, for a few more bytes.
-    small.save(out, format="PNG", compress_level=6)
+    # zlib's level 3: twice as fast as its default (6) for an eighth more bytes (47 KB at
+    # most in the tests' positions, against 40), far under MAX_BYTES.
+    small.save(out, format="PNG", compress_level=3)
     return out.getvalue()
 
 
