@@ -75,7 +75,7 @@ def _may_match(selector: str, classes: frozenset[str]) -> bool:
     )
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=1024)
 def stylesheet_for(classes: frozenset[str]) -> str:
     """``stylesheet()`` without the rules that match none of ``classes``, in the same
     order: resvg matches every rule against every element, and most of the board page's
@@ -199,8 +199,9 @@ def detail_box(region: Region) -> Box:
 
 
 def detail_part(svg: dict, region: Region) -> dict:
-    """The drawing ``svg`` without the elements that cannot touch ``region``: resvg lays
-    out (and styles, and shapes the names of) every element of a drawing, seen or not."""
+    """The drawing ``svg`` without the game's elements and cities that cannot touch
+    ``region`` (an email's drawing picks nothing: its grid is the board's static layers):
+    resvg lays out (and styles, and shapes the names of) every element, seen or not."""
 
     def near_point(item: dict, reach: float = NEAR) -> bool:
         return _near(region, item["x"], item["y"], item["x"], item["y"], reach)
@@ -214,8 +215,6 @@ def detail_part(svg: dict, region: Region) -> dict:
         "plan": [p for p in svg.get("plan", ()) if near_line(p)],
         "cities": [c for c in svg["cities"] if near_point(c, NAME_NEAR)],
         "starts": [s for s in svg["starts"] if near_point(s)],
-        "lines": [line for line in svg["lines"] if near_line(line)],
-        "points": [p for p in svg["points"] if near_point(p)],
     }
 
 
@@ -373,9 +372,11 @@ def ground(board_name: str, kind: str, box: Box) -> Image.Image:
 # How far a city's drawing reaches from its point, in drawing units: its name, above it,
 # as far sideways as NAME_NEAR, and its circle below.
 CITY_ABOVE, CITY_BELOW = 30, 16
+# A canvas of its own costs resvg about what this many more pixels on one do.
+JOIN_PIXELS = 3000
 # ...and, by group, the game's elements': a track's (with its amber shadow), a crossing
 # point's, a new start marker's ring, a start marker's.
-REACH = {"tracks": 20, "plan-path": 20, "points": 4, "start-rings": 20, "starts": 14}
+REACH = {"tracks": 14, "plan-path": 14, "points": 4, "start-rings": 17, "starts": 12}
 # The game's layers are drawn in runs of cells of these pixels that something touches:
 # resvg's cost is mostly its canvas (it writes a PNG), so the fewer pixels the better.
 CELL = 48
@@ -449,13 +450,13 @@ ELEMENT = {
 
 def lay_game(canvas: Image.Image, board_name: str, kind: str, box: Box, parts: dict) -> None:
     """Draw the elements of the groups ``parts`` (name: markup, in the markup's order)
-    over ``canvas``, the pixels ``box``: those whose reach overlaps together, each lot on
-    a canvas of its own that it fits (resvg's cost is mostly its canvas: it writes a
-    PNG), which cuts no element but at the edge of ``box``."""
+    over ``canvas``, the pixels ``box``, in lots of elements next in the markup that lie
+    close (resvg's cost is mostly its canvas: it writes a PNG), each on a canvas it fits
+    and laid in the markup's order: no lot's canvas cuts an element."""
     scale, _, _ = board_scale(board_name, kind)
     found = [(name, *each) for name, markup in parts.items() for each in elements(name, markup)]
-    lots: list[tuple[Box, list[int]]] = []
-    for number, (name, _element, (x1, y1, x2, y2)) in enumerate(found):
+    lots: list[tuple[Box, list[tuple[str, str]]]] = []
+    for name, element, (x1, y1, x2, y2) in found:
         reach = REACH[name]
         pixels = (
             max(math.floor((min(x1, x2) - reach) * scale.sx), box[0]),
@@ -465,34 +466,33 @@ def lay_game(canvas: Image.Image, board_name: str, kind: str, box: Box, parts: d
         )
         if pixels[0] >= pixels[2] or pixels[1] >= pixels[3]:
             continue  # outside the box
-        members = [number]
-        merged = True
-        while merged:
-            merged = False
-            for lot in lots:
-                (a0, b0, a1, b1), others = lot
-                if a0 < pixels[2] and a1 > pixels[0] and b0 < pixels[3] and b1 > pixels[1]:
-                    lots.remove(lot)
-                    pixels = (
-                        min(a0, pixels[0]),
-                        min(b0, pixels[1]),
-                        max(a1, pixels[2]),
-                        max(b1, pixels[3]),
-                    )
-                    members = others + members
-                    merged = True
-                    break
-        lots.append((pixels, members))
+        if lots:
+            (a0, b0, a1, b1), members = lots[-1]
+            joined = (
+                min(a0, pixels[0]),
+                min(b0, pixels[1]),
+                max(a1, pixels[2]),
+                max(b1, pixels[3]),
+            )
+            # Joined when that draws no more pixels than apart, or few more than a
+            # canvas of its own costs.
+            if _area(joined) <= _area((a0, b0, a1, b1)) + _area(pixels) + JOIN_PIXELS:
+                lots[-1] = (joined, [*members, (name, element)])
+                continue
+        lots.append((pixels, [(name, element)]))
     for where, members in lots:
         body, group = [], None
-        for number in sorted(members):  # in the markup's order
-            name, element, _at = found[number]
+        for name, element in members:
             if name != group:
                 body.append(("</g>" if group else "") + f'<g class="{name}">')
                 group = name
             body.append(element)
         drawn = draw(board_name, kind, where, "".join(body) + "</g>")
         canvas.alpha_composite(drawn, (where[0] - box[0], where[1] - box[1]))
+
+
+def _area(box: Box) -> int:
+    return (box[2] - box[0]) * (box[3] - box[1])
 
 
 def layered(svg: dict, kind: str, box: Box) -> Image.Image:
