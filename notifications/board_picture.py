@@ -3,7 +3,8 @@
 The board page's drawing goes through resvg with one installed font, so a position gives
 the same bytes everywhere, and a small palette keeps it under ``MAX_BYTES``. A phone shows
 it too narrow for the whole board's names, so the reader's part comes large on top and
-the whole board small below. Only cities the recipient may see are marked.
+the whole board small below. Only cities the recipient may see are marked. The board's
+own layers are drawn once and laid under and over each game's (``layered``).
 """
 
 from __future__ import annotations
@@ -258,8 +259,9 @@ def render(markup: str, width: int, style_sheet: str | None = None) -> Image.Ima
 
 # The picture is drawn in layers, as resvg draws the markup (each element over the ones
 # before it): what is the same for every game on a board (the grid, the crossing points,
-# each city plain or as the reader's) is drawn once per process for each of the picture's
-# two scales, and only what the game changes (track, start markers) for each picture.
+# each city plain or as the reader's) is drawn once a deployment for each of the
+# picture's two scales (kept in the shared cache, and in each process's memory), and only
+# what the game changes (track, start markers) for each picture.
 
 
 @cache
