@@ -26,7 +26,14 @@ from django.utils.translation import gettext
 from PIL import Image, ImageDraw
 
 from games import rules
-from games.pages.drawing import Highlight, board_svg, layout, render_svg, static_layer
+from games.pages.drawing import (
+    SEAT_COLOURS,
+    Highlight,
+    board_svg,
+    layout,
+    render_svg,
+    static_layer,
+)
 from games.words.city_names import city_name
 from helpers.text import and_list
 
@@ -556,18 +563,45 @@ def picture(
         top + (region.y + region.height) * scale,
     )
     pen.rectangle(frame, outline="#1d232b", width=2)
-    # The palette from every other pixel of every other row (the colours themselves, not
-    # averages), a quarter of the work; then every pixel its nearest colour in it.
-    sample = canvas.resize((canvas.width // 2, canvas.height // 2), Image.Resampling.NEAREST)
-    palette = sample.quantize(
-        colors=COLOURS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
-    )
-    small = canvas.quantize(palette=palette, dither=Image.Dither.NONE)
+    small = canvas.quantize(palette=palette_for(canvas), dither=Image.Dither.NONE)
     out = io.BytesIO()
     # zlib's level 3: twice as fast as its default (6) for an eighth more bytes (47 KB at
     # most in the tests' positions, against 40), far under MAX_BYTES.
     small.save(out, format="PNG", compress_level=3)
     return out.getvalue()
+
+
+def palette_for(canvas: Image.Image) -> Image.Image:
+    """COLOURS colours for ``canvas``: a median cut of every other pixel of every other
+    row (the colours themselves, not averages: a quarter of the work), each colour near
+    one the board is drawn in made that one. Pillow gives each pixel the nearest colour
+    of a palette by a coarse table, which put the paper 4 levels off: with its own colour
+    in the palette it stays it."""
+    sample = canvas.resize((canvas.width // 2, canvas.height // 2), Image.Resampling.NEAREST)
+    palette = sample.quantize(
+        colors=COLOURS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
+    )
+    entries = palette.getpalette() or []
+    snapped = []
+    for entry in zip(entries[0::3], entries[1::3], entries[2::3], strict=True):
+        own = min(board_colours(), key=lambda colour: _apart(colour, entry))
+        snapped.extend(own if _apart(own, entry) <= SNAP else entry)
+    palette.putpalette(snapped)
+    return palette
+
+
+SNAP = 8  # levels of a colour: a palette's colour this near one of the board's is made it
+
+
+@cache
+def board_colours() -> tuple[tuple[int, int, int], ...]:
+    """The colours the board is drawn in: its stylesheet's and the seats'."""
+    found = re.findall(r"#([0-9a-fA-F]{6})\b", " ".join((stylesheet(), *SEAT_COLOURS)))
+    return tuple(sorted({tuple(int(code[i : i + 2], 16) for i in (0, 2, 4)) for code in found}))
+
+
+def _apart(a: Sequence[int], b: Sequence[int]) -> int:
+    return max(abs(x - y) for x, y in zip(a, b, strict=True))
 
 
 def alt_text(

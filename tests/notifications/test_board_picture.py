@@ -227,3 +227,10 @@ def test_a_process_reads_the_boards_layers_another_process_drew(settings, monkey
     # Track and start markers, on the reader's part and on the whole board: no grid, no city.
     assert drawn
     assert not any('class="city' in markup or 'class="line' in markup for markup in drawn)
+
+
+def test_the_paper_keeps_its_colour_in_the_small_palette():
+    state, events = late_position()
+    image = Image.open(io.BytesIO(draw(state, events, state.seat_to_move))).convert("RGB")
+    [(_count, colour)] = sorted(image.getcolors(board_picture.COLOURS), reverse=True)[:1]
+    assert colour == (0xFF, 0xFD, 0xF7) and board_picture.PAPER == "#fffdf7"
