@@ -5,7 +5,7 @@ import random
 from games import rules
 from games.bots import rollout
 from games.bots.reading import sample_tables
-from games.bots.strong import candidate_plans, own_view
+from games.bots.strong import Costs, candidate_plans, own_view
 from tests.games.bots.positions import one_round_of_greedy_play
 
 
@@ -54,7 +54,7 @@ def test_what_is_shared_between_plans_changes_no_answer():
         view = own_view(state, seat)
         tables = sample_tables(view, seat, random.Random(4), 3)
         shared: dict = {}
-        for plan in candidate_plans(view, seat)[:4]:
+        for plan in candidate_plans(view, seat, Costs(view, seat))[:4]:
             alone = rollout.worth(view, seat, plan.lines, tables)
             assert rollout.worth(view, seat, plan.lines, tables, shared) == alone
             assert rollout.worth(view, seat, plan.lines[::-1], tables, shared) == alone
