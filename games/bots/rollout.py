@@ -168,7 +168,8 @@ def turn_lines(
     targets = targets - network
     if not targets:
         return []
-    dist, via = rules.cheapest_paths_by_cost(board, costs, network, targets)
+    # The way to the nearest target is known before its bucket is searched through.
+    dist, via = rules.cheapest_paths_by_cost(board, costs, network, targets, nearest_only=True)
     found = [(dist[t], t) for t in targets if dist[t] < rules.INFINITY]
     if not found:
         return []

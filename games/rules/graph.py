@@ -170,6 +170,13 @@ def distances(graph: Graph, sources: Iterable[int]) -> list[int]:
     return dist
 
 
+@cache
+def bare_distances(board: Board, source: int) -> tuple[int, ...]:
+    """``distances`` from ``source`` with no track built: kept for the process, since every
+    round's start markers are weighed on the bare board again and again."""
+    return tuple(distances(cost_graph(board, {}, 0), [source]))
+
+
 def cheapest_paths(
     board: Board, built: Built, seat: int, sources: Iterable[int], targets: Iterable[int] = ()
 ) -> tuple[list[int], list[int]]:
@@ -220,8 +227,11 @@ def cheapest_paths_by_cost(
     buckets: list[list[int]] = [first, [], []]
     top = 0
     wanted = set(targets)
-    on_track = [t for t in wanted if any(costs[line] == 0 for _other, line in links[t])]
-    on_track = on_track if nearest_only else []
+    on_track = (
+        [t for t in wanted if any(costs[line] == 0 for _other, line in links[t])]
+        if nearest_only
+        else []
+    )
     value = 0
     while value <= top:
         if nearest_only and wanted:
@@ -231,10 +241,15 @@ def cheapest_paths_by_cost(
                 if not any(t < lowest and dist[t] > value for t in on_track):
                     break
         bucket = buckets[value]
+        # A target settled in this bucket ends the search with it (a settled point is
+        # popped from its bucket once, so this sees every one).
+        reached = False
         while bucket:
             point = heappop(bucket)
             if dist[point] != value:
                 continue
+            if point in wanted:
+                reached = True
             for other, line in links[point]:
                 new = value + costs[line]  # never below INFINITY across a barred line
                 if new < dist[other]:
@@ -243,7 +258,7 @@ def cheapest_paths_by_cost(
                     heappush(buckets[new], other)
                     if new > top:
                         top = new
-        if wanted and any(dist[t] == value for t in wanted):
+        if reached:
             break
         value += 1
         buckets.append([])

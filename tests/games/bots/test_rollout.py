@@ -94,3 +94,34 @@ def test_the_playout_search_finds_the_engines_ways():
                 assert by_cost == expected
                 checked += 1
     assert checked > 50
+
+
+def test_a_turns_lines_are_the_first_free_lines_of_the_whole_searchs_way():
+    """The playout's search stops once the way to the nearest city is known: the lines
+    are those of the way a search of the whole board finds (the nearest city, the
+    lowest-numbered on a tie, and the lines it is reached by)."""
+    from tests.games.bots.positions import greedy_positions
+
+    checked = 0
+    for board, seats, seed in (("transamerica", 4, 3), ("transeuropa", 5, 5)):
+        for state in greedy_positions(board, seats, seed, rules.Options(exclusive_tracks=3), 5):
+            if state.phase != rules.BUILDING:
+                continue
+            for seat in range(seats):
+                network = rules.network(state, seat)
+                targets = set(map(state.board.city_point, state.hands[seat])) - network
+                dist, via = rules.cheapest_paths(state.board, state.built, seat, network)
+                found = [(dist[t], t) for t in targets if dist[t] < rules.INFINITY]
+                expected = []
+                if found:
+                    point = min(found)[1]
+                    while point not in network:
+                        if via[point] not in state.built:
+                            expected.append(via[point])
+                        a, b, _cost = state.board.lines[via[point]]
+                        point = a if b == point else b
+                costs = rules.line_costs(state.board, state.built, seat)
+                lines = rollout.turn_lines(state.board, state.built, network, targets, costs)
+                assert lines == expected[::-1][:2]
+                checked += bool(expected)
+    assert checked > 50
