@@ -148,7 +148,7 @@ def play_round(
     scratch = state.copy()
     scratch.built = built
     scratch.hands = [tuple(board.city_at[p].name for p in table[s]) for s in range(n)]
-    return [rules.missing_cost(scratch, s) for s in range(n)]
+    return rules.missing_costs(scratch)
 
 
 def judged(losses: list[int], seat: int, weight: float = OTHERS_WEIGHT) -> float:

@@ -8,9 +8,9 @@ Costs are 0, 1 or 2, so searches use bucket queues. ``sweep``, ``spread`` and
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Iterable, Mapping
 from functools import cache
-from heapq import heapify, heappop, heappush
 
 from .boards import Board
 from .state import Track
@@ -222,7 +222,6 @@ def cheapest_paths_by_cost(
     first = list(dict.fromkeys(sources))
     for point in first:
         dist[point] = 0
-    heapify(first)
     # A line costs at most 2, so two empty buckets ahead are enough.
     buckets: list[list[int]] = [first, [], []]
     top = 0
@@ -240,12 +239,14 @@ def cheapest_paths_by_cost(
                 lowest = min(near)
                 if not any(t < lowest and dist[t] > value for t in on_track):
                     break
+        # Worked off lowest-numbered first: the bucket sorted once, and a point a free line
+        # adds to it put in its place among those still to come (as a heap would pop them).
         bucket = buckets[value]
+        bucket.sort()
         # A target settled in this bucket ends the search with it (a settled point is
-        # popped from its bucket once, so this sees every one).
+        # taken from its bucket once, so this sees every one).
         reached = False
-        while bucket:
-            point = heappop(bucket)
+        for index, point in enumerate(bucket):
             if dist[point] != value:
                 continue
             if point in wanted:
@@ -255,9 +256,12 @@ def cheapest_paths_by_cost(
                 if new < dist[other]:
                     dist[other] = new
                     via[other] = line
-                    heappush(buckets[new], other)
-                    if new > top:
-                        top = new
+                    if new == value:
+                        insort(bucket, other, index + 1)
+                    else:
+                        buckets[new].append(other)
+                        if new > top:
+                            top = new
         if reached:
             break
         value += 1

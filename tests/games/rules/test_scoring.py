@@ -189,6 +189,27 @@ def test_scoring_agrees_with_the_whole_tables_on_random_positions(board, seed, s
     assert rules.missing_cost(state, 0) == steiner_cost(graph, [*cities, last]) == whole
 
 
+@settings(max_examples=20, deadline=None)
+@given(
+    board=st.sampled_from(rules.BOARD_NAMES),
+    seed=st.integers(0, 2**32 - 1),
+    coloured=st.booleans(),
+)
+def test_every_seats_missing_cost_at_once_is_each_seats_own(board, seed, coloured):
+    """``missing_costs`` builds one graph for every seat while no track is coloured."""
+    rng = random.Random(seed)
+    options = rules.Options(exclusive_tracks=3, cities_must_join_start=rng.random() < 0.5)
+    state = rules.replay([rules.game_created(board, 5, options)])
+    state = rules.apply(state, rules.round_started(state, rules.deal(board, 5, rng)))
+    state.built = {
+        line: rules.Track(rng.randrange(5), coloured and rng.random() < 0.2)
+        for line in rng.sample(range(len(state.board.lines)), rng.randrange(0, 150))
+    }
+    state.starts = [rng.randrange(len(state.board.points)) for _ in range(5)]
+    expected = [rules.missing_cost(state, seat) for seat in range(5)]
+    assert rules.missing_costs(state) == expected
+
+
 # --- exactness against plain Dreyfus-Wagner on positions of both boards -----------------
 
 
