@@ -226,18 +226,18 @@ def cheapest_paths_by_cost(
     buckets: list[list[int]] = [first, [], []]
     top = 0
     wanted = set(targets)
-    on_track = (
-        [t for t in wanted if any(costs[line] == 0 for _other, line in links[t])]
-        if nearest_only
-        else []
-    )
     value = 0
     while value <= top:
         if nearest_only and wanted:
             near = [t for t in wanted if dist[t] == value]
             if near:
                 lowest = min(near)
-                if not any(t < lowest and dist[t] > value for t in on_track):
+                if not any(
+                    t < lowest
+                    and dist[t] > value
+                    and any(costs[line] == 0 for _o, line in links[t])
+                    for t in wanted
+                ):
                     break
         # Worked off lowest-numbered first: the bucket sorted once, and a point a free line
         # adds to it put in its place among those still to come (as a heap would pop them).

@@ -303,16 +303,24 @@ def missing_cost(state: GameState, seat: int) -> int:
 
 
 def missing_costs(state: GameState) -> list[int]:
-    """``missing_cost`` of every seat; while no track is coloured, every seat sees the
-    same graph, built once for them all."""
-    if any(track.exclusive for track in state.built.values()):
-        return [missing_cost(state, seat) for seat in range(state.seat_count)]
+    """``missing_cost`` of every seat; the seats with no coloured track of their own see
+    the same graph, built once for them all."""
     if not state.hands:
         return [0] * state.seat_count
-    graph = cost_graph(state.board, state.built, 0)
+    board, built = state.board, state.built
+    owners = {track.seat for track in built.values() if track.exclusive}
+    shared = None
     costs = []
     for seat in range(state.seat_count):
-        cost = steiner_cost(graph, state.terminals(seat))
+        if seat in owners:
+            costs.append(missing_cost(state, seat))
+            continue
+        if shared is None:
+            shared = cost_graph(board, built, seat)
+        terminals = state.terminals(seat)
+        cost = steiner_cost(shared, terminals)
+        if cost is None:
+            cost = steiner_cost(cost_graph(board, built, seat, cross_coloured=True), terminals)
         assert cost is not None, "the board graph is connected"
         costs.append(cost)
     return costs
