@@ -56,25 +56,40 @@ def cost_graph(board: Board, built: Built, seat: int, *, cross_coloured: bool = 
     """
     graph: Graph = list(map(list, _bare_graph(board)))
     if built:
-        edges = adjacency(board)
         lines = board.lines
-        touched = set()
-        for line in built:
-            a, b, _cost = lines[line]
-            touched.add(a)
-            touched.add(b)
-        for point in touched:
-            row = []
-            for other, line, cost in edges[point]:
-                track = built.get(line)
-                if track is not None:
-                    if not track.exclusive or track.seat == seat:
-                        cost = 0
-                    elif not cross_coloured:
-                        continue
-                row.append((other, cost))
-            graph[point] = row
+        free = _free_entries(board)
+        barred = set()
+        # Each built line's two entries set in place: the rows keep the board's line order.
+        for line, track in built.items():
+            if not track.exclusive or track.seat == seat:
+                a, b, _cost = lines[line]
+                (i, entry_a), (j, entry_b) = free[line]
+                graph[a][i] = entry_a
+                graph[b][j] = entry_b
+            elif not cross_coloured:
+                barred.add(line)
+        if barred:
+            edges = adjacency(board)
+            for point in {p for line in barred for p in lines[line][:2]}:
+                graph[point] = [
+                    entry
+                    for entry, (_other, line, _cost) in zip(graph[point], edges[point], strict=True)
+                    if line not in barred
+                ]
     return graph
+
+
+@cache
+def _free_entries(board: Board) -> tuple[tuple[tuple[int, tuple[int, int]], ...], ...]:
+    """For each line, where it stands in its two points' rows of ``cost_graph`` and its
+    entry there once it costs nothing: ``((index in a's row, (b, 0)), (index in b's, (a, 0)))``."""
+    edges = adjacency(board)
+    entries = []
+    for line, (a, b, _cost) in enumerate(board.lines):
+        i = [edge[1] for edge in edges[a]].index(line)
+        j = [edge[1] for edge in edges[b]].index(line)
+        entries.append(((i, (b, 0)), (j, (a, 0))))
+    return tuple(entries)
 
 
 @cache
