@@ -154,9 +154,23 @@ _NOTHING_AHEAD = _Zeros()
 
 
 def spread(start: list[int], graph: Graph, bound: int) -> list[int]:
-    """Shortest distances from weighted sources ``start``, exact up to ``bound``."""
+    """Shortest distances from weighted sources ``start``, exact up to ``bound``: ``sweep``
+    from every point, without a guide (the Steiner tables' inner loop)."""
     dist = list(start)
-    sweep(dist, graph, range(len(dist)), bound)
+    buckets: list[list[int]] = [[] for _ in range(bound + 1)]
+    for point, value in enumerate(dist):
+        if value <= bound:
+            buckets[value].append(point)
+    for value, bucket in enumerate(buckets):
+        # Iterating a list sees what is appended meanwhile: zero-cost lines add to it.
+        for point in bucket:
+            if dist[point] != value:
+                continue
+            for other, cost in graph[point]:
+                new = value + cost
+                if new < dist[other] and new <= bound:
+                    dist[other] = new
+                    buckets[new].append(other)
     return dist
 
 
