@@ -10,22 +10,23 @@ from games import rules
 
 
 def choose_start(state: rules.GameState, seat: int) -> int:
-    """The free city of ``seat``'s hand cheapest to join to the other four."""
-    graph = rules.cost_graph(state.board, state.built, seat)
-    cities = [state.board.city_point(name) for name in state.hands[seat]]
+    """The free city of ``seat``'s hand cheapest to join to the other four (start markers
+    are placed before any track: the bare board's distances)."""
+    board = state.board
+    cities = [board.city_point(name) for name in state.hands[seat]]
     taken = set(state.starts)
     best = None
     for city in cities:
         if city in taken:
             continue
-        dist = rules.distances(graph, [city])
+        dist = rules.bare_distances(board, city)
         total = sum(dist[other] for other in cities)
         if best is None or total < best[0]:
             best = (total, city)
     if best is not None:
         return best[1]
     # All five cities hold other markers: take the free point nearest to them.
-    dist = rules.distances(graph, cities)
+    dist = list(map(min, *(rules.bare_distances(board, city) for city in cities)))
     return min((d, p) for p, d in enumerate(dist) if p not in taken)[1]
 
 

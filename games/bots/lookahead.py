@@ -14,14 +14,13 @@ def joins_some_seat(
     built: rules.Built,
     line: int,
     needs: list[set[int]],
-    joined: Components | None = None,
+    joined: Components,
 ) -> bool:
     """Whether the track through ``line`` joins all that some seat must join (``needs``,
-    by seat), as that seat may use the track. ``joined``: the points joined by any track,
-    when kept already (else worked out here)."""
+    by seat), as that seat may use the track. ``joined``: the points joined by any track."""
     end = board.lines[line][0]
     # All track: what any seat may use, and more. Most lines join nobody: this rules them out.
-    reached = joined.of(end) if joined is not None else rules.reach(board, built, None, [end])
+    reached = joined.of(end)
     return any(
         need <= reached and need <= rules.reach(board, built, seat, [end])
         for seat, need in enumerate(needs)

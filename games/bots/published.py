@@ -20,7 +20,15 @@ from functools import cache
 from games import rules
 
 from .greedy import choose_start, greedy_move
-from .strong import Help, best_plans, candidate_plans, own_view, ranked_starts
+from .strong import (
+    Costs,
+    Help,
+    best_plans,
+    candidate_plans,
+    own_view,
+    ranked_starts,
+    start_tables,
+)
 
 # How far (in track points) another network may be for ``merging_move`` to head there first.
 MERGE_WITHIN = 4
@@ -76,8 +84,10 @@ def optimiser_move(state: rules.GameState, seat: int) -> rules.Move:
     """The start and the turn that leave the fewest track points to build, and nothing else."""
     view = own_view(state, seat)
     if view.phase == rules.PLACING:
-        return rules.PlaceStart(view.board.points[ranked_starts(view, seat)[0]])
-    plans = candidate_plans(view, seat)
+        return rules.PlaceStart(
+            view.board.points[ranked_starts(view, seat, start_tables(view, seat))[0]]
+        )
+    plans = candidate_plans(view, seat, Costs(view, seat))
     if not plans:
         return rules.Pass()
     best = best_plans(plans, Help(view, seat), 1)[0]

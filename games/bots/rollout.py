@@ -96,14 +96,17 @@ def play_round(
     joined = Components(board, built, None)
     # What each line costs each seat, kept up to date as lines are built (a search a turn
     # would otherwise work it out again from the whole track).
-    if any(track.exclusive for track in built.values()):
-        usable = {s: Components(board, built, s) for s in range(n)}
-        costs = {s: rules.line_costs(board, built, s) for s in range(n)}
-    else:
-        # No coloured track: every seat may use all of it (and the playout builds none),
-        # so one set of components and one list of costs serve every seat.
-        usable = dict.fromkeys(range(n), joined)
-        costs = dict.fromkeys(range(n), rules.line_costs(board, built, 0))
+    # The playout builds no coloured track: the seats without any of their own may use
+    # the same track (all of it, when none is coloured), so one set of components and one
+    # list of costs serve them all.
+    owners = {track.seat for track in built.values() if track.exclusive}
+    others = [s for s in range(n) if s not in owners]
+    usable = {s: Components(board, built, s) for s in owners}
+    costs = {s: rules.line_costs(board, built, s) for s in owners}
+    if others:
+        shared = Components(board, built, others[0]) if owners else joined
+        usable.update(dict.fromkeys(others, shared))
+        costs.update(dict.fromkeys(others, rules.line_costs(board, built, others[0])))
     kept_up = list({id(kept): kept for kept in [*usable.values(), joined]}.values())
     cost_lists = list({id(kept): kept for kept in costs.values()}.values())
     ended = supply <= 0 or any(joins_some_seat(board, built, line, needs, joined) for line in lines)
@@ -148,7 +151,7 @@ def play_round(
     scratch = state.copy()
     scratch.built = built
     scratch.hands = [tuple(board.city_at[p].name for p in table[s]) for s in range(n)]
-    return [rules.missing_cost(scratch, s) for s in range(n)]
+    return rules.missing_costs(scratch)
 
 
 def judged(losses: list[int], seat: int, weight: float = OTHERS_WEIGHT) -> float:
@@ -168,7 +171,8 @@ def turn_lines(
     targets = targets - network
     if not targets:
         return []
-    dist, via = rules.cheapest_paths_by_cost(board, costs, network, targets)
+    # The way to the nearest target is known before its bucket is searched through.
+    dist, via = rules.cheapest_paths_by_cost(board, costs, network, targets, nearest_only=True)
     found = [(dist[t], t) for t in targets if dist[t] < rules.INFINITY]
     if not found:
         return []

@@ -54,9 +54,9 @@ def strong_move(
     """The strong bot's move for ``seat`` (the keywords are for trials)."""
     view = own_view(state, seat)
     if view.phase == rules.PLACING:
-        point = starts_played_out(view, seat, starts)[0]
+        point = starts_played_out(view, seat, start_tables(view, seat), starts)[0]
         return rules.PlaceStart(view.board.points[point])
-    plans = candidate_plans(view, seat)
+    plans = candidate_plans(view, seat, Costs(view, seat))
     if not plans:
         return rules.Pass()
     helper = Help(view, seat)
@@ -65,14 +65,10 @@ def strong_move(
 
 
 def starts_played_out(
-    state: rules.GameState,
-    seat: int,
-    count: int = STARTS,
-    *,
-    tables: rules.SteinerTables | None = None,
+    state: rules.GameState, seat: int, tables: rules.SteinerTables, count: int = STARTS
 ) -> list[int]:
-    """The ``count`` cheapest starts, best first once played out (``tables``:
-    ``start_tables``, when worked out already)."""
+    """The ``count`` cheapest starts, best first once played out (``tables``: the seat's
+    ``start_tables``)."""
     points = ranked_starts(state, seat, tables)[:count]
     if len(points) < 2:
         return points
@@ -95,7 +91,7 @@ def strong_suggestions(state: rules.GameState, seat: int, count: int = 3) -> lis
         tables = start_tables(view, seat)
         return [
             Idea(rules.PlaceStart(board.points[point]), left=tables.cost_with_point(point))
-            for point in starts_played_out(view, seat, tables=tables)[:count]
+            for point in starts_played_out(view, seat, tables)[:count]
         ]
     # The costs now: what the candidates are weighed against, and the ideas too.
     now = Costs(view, seat)
@@ -158,13 +154,10 @@ def start_tables(state: rules.GameState, seat: int) -> rules.SteinerTables:
     return rules.SteinerTables(rules.scoring_graph(state, seat), cities)
 
 
-def ranked_starts(
-    state: rules.GameState, seat: int, tables: rules.SteinerTables | None = None
-) -> list[int]:
-    """The free points, cheapest to join the seat's cities first."""
+def ranked_starts(state: rules.GameState, seat: int, tables: rules.SteinerTables) -> list[int]:
+    """The free points, cheapest to join the seat's cities first (``tables``: the seat's
+    ``start_tables``)."""
     board = state.board
-    if tables is None:
-        tables = start_tables(state, seat)
     taken = {p for p in state.starts if p is not None}
     own = {board.city_point(name) for name in state.hands[seat]}
     free = [p for p in range(len(board.points)) if p not in taken]
@@ -224,11 +217,9 @@ def best_plans(plans: list[Plan], helper: Help, count: int) -> list[Plan]:
     return tied[:count]
 
 
-def candidate_plans(state: rules.GameState, seat: int, now: Costs | None = None) -> list[Plan]:
+def candidate_plans(state: rules.GameState, seat: int, now: Costs) -> list[Plan]:
     """Every useful turn: each single line, and each pair whose first line helps
-    (``now``: the seat's ``Costs`` in ``state``, when worked out already)."""
-    if now is None:
-        now = Costs(state, seat)
+    (``now``: the seat's ``Costs`` in ``state``)."""
     singles = [Plan((line,), *now.with_line(line)) for line in rules.legal_line_ids(state, seat)]
     plans = list(singles)
     # A pair that lowers the cost by 2 has each line on a cheapest tree, so each helps

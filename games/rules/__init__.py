@@ -46,6 +46,7 @@ from .graph import (
     INFINITY,
     Built,
     Graph,
+    bare_distances,
     cheapest_paths,
     cheapest_paths_by_cost,
     cost_graph,
@@ -69,7 +70,7 @@ from .record import (
     seat_names,
 )
 from .replay import apply, game_created, replay
-from .scoring import SteinerTables, missing_cost, scoring_graph
+from .scoring import SteinerTables, missing_cost, missing_costs, scoring_graph
 from .state import AWAITING_DEAL, BUILDING, OVER, PLACING, ROUND_OVER, GameState, Track
 from .turns import (
     decide,
@@ -144,6 +145,7 @@ __all__ = [
     "apply",
     "as_line",
     "as_point",
+    "bare_distances",
     "cheapest_paths",
     "cheapest_paths_by_cost",
     "line_costs",
@@ -166,6 +168,7 @@ __all__ = [
     "make_record",
     "may_colour",
     "missing_cost",
+    "missing_costs",
     "moves_since_last_turn",
     "network",
     "plan_step",

@@ -8,9 +8,9 @@ Costs are 0, 1 or 2, so searches use bucket queues. ``sweep``, ``spread`` and
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Iterable, Mapping
 from functools import cache
-from heapq import heapify, heappop, heappush
 
 from .boards import Board
 from .state import Track
@@ -56,25 +56,40 @@ def cost_graph(board: Board, built: Built, seat: int, *, cross_coloured: bool = 
     """
     graph: Graph = list(map(list, _bare_graph(board)))
     if built:
-        edges = adjacency(board)
         lines = board.lines
-        touched = set()
-        for line in built:
-            a, b, _cost = lines[line]
-            touched.add(a)
-            touched.add(b)
-        for point in touched:
-            row = []
-            for other, line, cost in edges[point]:
-                track = built.get(line)
-                if track is not None:
-                    if not track.exclusive or track.seat == seat:
-                        cost = 0
-                    elif not cross_coloured:
-                        continue
-                row.append((other, cost))
-            graph[point] = row
+        free = _free_entries(board)
+        barred = set()
+        # Each built line's two entries set in place: the rows keep the board's line order.
+        for line, track in built.items():
+            if not track.exclusive or track.seat == seat:
+                a, b, _cost = lines[line]
+                (i, entry_a), (j, entry_b) = free[line]
+                graph[a][i] = entry_a
+                graph[b][j] = entry_b
+            elif not cross_coloured:
+                barred.add(line)
+        if barred:
+            edges = adjacency(board)
+            for point in {p for line in barred for p in lines[line][:2]}:
+                graph[point] = [
+                    entry
+                    for entry, (_other, line, _cost) in zip(graph[point], edges[point], strict=True)
+                    if line not in barred
+                ]
     return graph
+
+
+@cache
+def _free_entries(board: Board) -> tuple[tuple[tuple[int, tuple[int, int]], ...], ...]:
+    """For each line, where it stands in its two points' rows of ``cost_graph`` and its
+    entry there once it costs nothing: ``((index in a's row, (b, 0)), (index in b's, (a, 0)))``."""
+    edges = adjacency(board)
+    entries = []
+    for line, (a, b, _cost) in enumerate(board.lines):
+        i = [edge[1] for edge in edges[a]].index(line)
+        j = [edge[1] for edge in edges[b]].index(line)
+        entries.append(((i, (b, 0)), (j, (a, 0))))
+    return tuple(entries)
 
 
 @cache
@@ -139,9 +154,23 @@ _NOTHING_AHEAD = _Zeros()
 
 
 def spread(start: list[int], graph: Graph, bound: int) -> list[int]:
-    """Shortest distances from weighted sources ``start``, exact up to ``bound``."""
+    """Shortest distances from weighted sources ``start``, exact up to ``bound``: ``sweep``
+    from every point, without a guide (the Steiner tables' inner loop)."""
     dist = list(start)
-    sweep(dist, graph, range(len(dist)), bound)
+    buckets: list[list[int]] = [[] for _ in range(bound + 1)]
+    for point, value in enumerate(dist):
+        if value <= bound:
+            buckets[value].append(point)
+    for value, bucket in enumerate(buckets):
+        # Iterating a list sees what is appended meanwhile: zero-cost lines add to it.
+        for point in bucket:
+            if dist[point] != value:
+                continue
+            for other, cost in graph[point]:
+                new = value + cost
+                if new < dist[other] and new <= bound:
+                    dist[other] = new
+                    buckets[new].append(other)
     return dist
 
 
@@ -168,6 +197,13 @@ def distances(graph: Graph, sources: Iterable[int]) -> list[int]:
         value += 1
         now, later, latest = later, latest, []
     return dist
+
+
+@cache
+def bare_distances(board: Board, source: int) -> tuple[int, ...]:
+    """``distances`` from ``source`` with no track built: kept for the process, since every
+    round's start markers are weighed on the bare board again and again."""
+    return tuple(distances(cost_graph(board, {}, 0), [source]))
 
 
 def cheapest_paths(
@@ -215,35 +251,47 @@ def cheapest_paths_by_cost(
     first = list(dict.fromkeys(sources))
     for point in first:
         dist[point] = 0
-    heapify(first)
     # A line costs at most 2, so two empty buckets ahead are enough.
     buckets: list[list[int]] = [first, [], []]
     top = 0
     wanted = set(targets)
-    on_track = [t for t in wanted if any(costs[line] == 0 for _other, line in links[t])]
-    on_track = on_track if nearest_only else []
     value = 0
     while value <= top:
         if nearest_only and wanted:
             near = [t for t in wanted if dist[t] == value]
             if near:
                 lowest = min(near)
-                if not any(t < lowest and dist[t] > value for t in on_track):
+                if not any(
+                    t < lowest
+                    and dist[t] > value
+                    and any(costs[line] == 0 for _o, line in links[t])
+                    for t in wanted
+                ):
                     break
+        # Worked off lowest-numbered first: the bucket sorted once, and a point a free line
+        # adds to it put in its place among those still to come (as a heap would pop them).
         bucket = buckets[value]
-        while bucket:
-            point = heappop(bucket)
+        bucket.sort()
+        # A target settled in this bucket ends the search with it (a settled point is
+        # taken from its bucket once, so this sees every one).
+        reached = False
+        for index, point in enumerate(bucket):
             if dist[point] != value:
                 continue
+            if point in wanted:
+                reached = True
             for other, line in links[point]:
                 new = value + costs[line]  # never below INFINITY across a barred line
                 if new < dist[other]:
                     dist[other] = new
                     via[other] = line
-                    heappush(buckets[new], other)
-                    if new > top:
-                        top = new
-        if wanted and any(dist[t] == value for t in wanted):
+                    if new == value:
+                        insort(bucket, other, index + 1)
+                    else:
+                        buckets[new].append(other)
+                        if new > top:
+                            top = new
+        if reached:
             break
         value += 1
         buckets.append([])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import cache
+from itertools import repeat
 from operator import add
 
 from .graph import INFINITY, Graph, cost_graph, distances, spread
@@ -49,13 +50,15 @@ class SteinerTables:
         for mask in range(3, self.full + 1):
             if mask & (mask - 1) == 0:
                 continue  # single terminals are done
-            merged = [INFINITY] * size
+            sums = []
             sub = (mask - 1) & mask
             while sub:
                 rest = mask ^ sub
                 if sub < rest:  # each split once
-                    merged = list(map(min, merged, map(add, tables[sub], tables[rest])))
+                    sums.append(map(add, tables[sub], tables[rest]))
                 sub = (sub - 1) & mask
+            # One pass over every split at once (none above INFINITY, as with no split).
+            merged = list(map(min, repeat(INFINITY, size), *sums))
             tables[mask] = spread(merged, graph, self.bound)
         self.tables = tables
         self.cost = tables[self.full][self.terminals[0]] if self.terminals else 0
@@ -297,3 +300,27 @@ def missing_cost(state: GameState, seat: int) -> int:
         cost = steiner_cost(cost_graph(board, built, seat, cross_coloured=True), terminals)
     assert cost is not None, "the board graph is connected"
     return cost
+
+
+def missing_costs(state: GameState) -> list[int]:
+    """``missing_cost`` of every seat; the seats with no coloured track of their own see
+    the same graph, built once for them all."""
+    if not state.hands:
+        return [0] * state.seat_count
+    board, built = state.board, state.built
+    owners = {track.seat for track in built.values() if track.exclusive}
+    shared = None
+    costs = []
+    for seat in range(state.seat_count):
+        if seat in owners:
+            costs.append(missing_cost(state, seat))
+            continue
+        if shared is None:
+            shared = cost_graph(board, built, seat)
+        terminals = state.terminals(seat)
+        cost = steiner_cost(shared, terminals)
+        if cost is None:
+            cost = steiner_cost(cost_graph(board, built, seat, cross_coloured=True), terminals)
+        assert cost is not None, "the board graph is connected"
+        costs.append(cost)
+    return costs

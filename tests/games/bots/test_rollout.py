@@ -5,7 +5,7 @@ import random
 from games import rules
 from games.bots import rollout
 from games.bots.reading import sample_tables
-from games.bots.strong import candidate_plans, own_view
+from games.bots.strong import Costs, candidate_plans, own_view
 from tests.games.bots.positions import one_round_of_greedy_play
 
 
@@ -54,7 +54,7 @@ def test_what_is_shared_between_plans_changes_no_answer():
         view = own_view(state, seat)
         tables = sample_tables(view, seat, random.Random(4), 3)
         shared: dict = {}
-        for plan in candidate_plans(view, seat)[:4]:
+        for plan in candidate_plans(view, seat, Costs(view, seat))[:4]:
             alone = rollout.worth(view, seat, plan.lines, tables)
             assert rollout.worth(view, seat, plan.lines, tables, shared) == alone
             assert rollout.worth(view, seat, plan.lines[::-1], tables, shared) == alone
@@ -93,4 +93,35 @@ def test_the_playout_search_finds_the_engines_ways():
                 by_cost = rules.cheapest_paths_by_cost(state.board, costs, network, targets)
                 assert by_cost == expected
                 checked += 1
+    assert checked > 50
+
+
+def test_a_turns_lines_are_the_first_free_lines_of_the_whole_searchs_way():
+    """The playout's search stops once the way to the nearest city is known: the lines
+    are those of the way a search of the whole board finds (the nearest city, the
+    lowest-numbered on a tie, and the lines it is reached by)."""
+    from tests.games.bots.positions import greedy_positions
+
+    checked = 0
+    for board, seats, seed in (("transamerica", 4, 3), ("transeuropa", 5, 5)):
+        for state in greedy_positions(board, seats, seed, rules.Options(exclusive_tracks=3), 5):
+            if state.phase != rules.BUILDING:
+                continue
+            for seat in range(seats):
+                network = rules.network(state, seat)
+                targets = set(map(state.board.city_point, state.hands[seat])) - network
+                dist, via = rules.cheapest_paths(state.board, state.built, seat, network)
+                found = [(dist[t], t) for t in targets if dist[t] < rules.INFINITY]
+                expected = []
+                if found:
+                    point = min(found)[1]
+                    while point not in network:
+                        if via[point] not in state.built:
+                            expected.append(via[point])
+                        a, b, _cost = state.board.lines[via[point]]
+                        point = a if b == point else b
+                costs = rules.line_costs(state.board, state.built, seat)
+                lines = rollout.turn_lines(state.board, state.built, network, targets, costs)
+                assert lines == expected[::-1][:2]
+                checked += bool(expected)
     assert checked > 50

@@ -6,7 +6,14 @@ import pytest
 
 from games import rules
 from games.bots import BOTS, greedy_move, simulate, strong_move
-from games.bots.strong import CONTENDERS, STARTS, narrowed, own_view, starts_played_out
+from games.bots.strong import (
+    CONTENDERS,
+    STARTS,
+    narrowed,
+    own_view,
+    start_tables,
+    starts_played_out,
+)
 from tests.games.bots.positions import greedy_positions
 from tests.games.rules.positions import (
     TA_HAND_A,
@@ -59,9 +66,8 @@ def test_it_starts_on_one_of_the_points_where_its_cities_are_cheapest_to_join(st
     costs = sorted(tables.cost_with_point(p) for p in range(len(state.board.points)))
     # One of the STARTS cheapest, each played out to the round's end.
     assert tables.cost_with_point(state.starts[0]) <= costs[STARTS - 1]
-    assert state.starts[0] in starts_played_out(
-        own_view(new_round([TA_HAND_A, TA_HAND_B, TA_HAND_C], options=options), 0), 0
-    )
+    view = own_view(new_round([TA_HAND_A, TA_HAND_B, TA_HAND_C], options=options), 0)
+    assert state.starts[0] in starts_played_out(view, 0, start_tables(view, 0))
 
 
 def test_the_best_few_are_judged_again_on_more_guesses_at_no_more_cost_in_all():

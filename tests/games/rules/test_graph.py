@@ -11,6 +11,7 @@ from games import rules
 from games.rules.graph import (
     INFINITY,
     adjacency,
+    bare_distances,
     cheapest_paths,
     cost_graph,
     distances,
@@ -94,6 +95,15 @@ def test_reach_is_what_a_plain_search_over_usable_track_finds(position):
     assert reach(board, built, seat, sources) == plain_reach(board, built, seat, sources)
     anyone = {line: rules.Track(seat, False) for line in built}
     assert reach(board, built, None, sources) == plain_reach(board, anyone, seat, sources)
+
+
+def test_the_bare_boards_distances_are_those_with_no_track():
+    for name in rules.BOARD_NAMES:
+        board = rules.get_board(name)
+        for point in range(0, len(board.points), 17):
+            expected = plain_distances(board, {}, 0, {point: 0})
+            assert list(bare_distances(board, point)) == expected
+            assert bare_distances(board, point) is bare_distances(board, point)  # kept
 
 
 @SETTINGS

@@ -164,6 +164,20 @@ def test_steiner_tables_give_the_exact_cost_with_a_start_at_any_point():
         assert tables.cost_with_point(point) == rules.missing_cost(scratch, 0)
 
 
+def random_track(board, seats, options, rng, most, coloured_share):
+    """A dealt round with up to ``most`` random lines of anyone's track (coloured at
+    ``coloured_share``) and random start markers: not a legal position, nor need it be."""
+    state = rules.replay([rules.game_created(board, seats, options)])
+    state = rules.apply(state, rules.round_started(state, rules.deal(board, seats, rng)))
+    lines = range(len(state.board.lines))
+    state.built = {
+        line: rules.Track(rng.randrange(seats), rng.random() < coloured_share)
+        for line in rng.sample(lines, rng.randrange(0, most))
+    }
+    state.starts = [rng.randrange(len(state.board.points)) for _ in range(seats)]
+    return state
+
+
 @settings(max_examples=30, deadline=None)
 @given(
     board=st.sampled_from(rules.BOARD_NAMES),
@@ -172,21 +186,20 @@ def test_steiner_tables_give_the_exact_cost_with_a_start_at_any_point():
 )
 def test_scoring_agrees_with_the_whole_tables_on_random_positions(board, seed, strict):
     """steiner_cost sweeps only where a cheaper tree could be; SteinerTables keeps every
-    value. On random track (black and coloured, anyone's) they agree."""
-    rng = random.Random(seed)
+    value. On random track (black and coloured, anyone's) they agree. ``missing_costs``
+    (one graph for the seats with no coloured track of their own) is each seat's own, with
+    that track and with the same track all black."""
     options = rules.Options(exclusive_tracks=3, cities_must_join_start=strict)
-    state = rules.replay([rules.game_created(board, 4, options)])
-    state = rules.apply(state, rules.round_started(state, rules.deal(board, 4, rng)))
-    lines = range(len(state.board.lines))
-    state.built = {
-        line: rules.Track(rng.randrange(4), rng.random() < 0.2)
-        for line in rng.sample(lines, rng.randrange(0, 120))
-    }
-    state.starts = [rng.randrange(len(state.board.points)) for _ in range(4)]
+    state = random_track(board, 4, options, random.Random(seed), 120, 0.2)
     graph = rules.scoring_graph(state, 0)
     *cities, last = list(dict.fromkeys(state.terminals(0)))
     whole = rules.SteinerTables(graph, cities, everywhere=True).cost_with_point(last)
     assert rules.missing_cost(state, 0) == steiner_cost(graph, [*cities, last]) == whole
+    black = state.copy()
+    black.built = {line: rules.Track(track.seat, False) for line, track in state.built.items()}
+    for position in (state, black):
+        expected = [rules.missing_cost(position, seat) for seat in range(4)]
+        assert rules.missing_costs(position) == expected
 
 
 # --- exactness against plain Dreyfus-Wagner on positions of both boards -----------------
