@@ -29,11 +29,12 @@ from games.pages.board_page import PageFacts, seat_page
 from games.pages.table_read import SeatAtTable, TableRead
 from games.views import plans
 from games.views.seat_link import seat_link, table_link
+from games.views.seat_visit import SeatVisit, VisitRead
 from games.words.explanations import explain
 from notifications import channel_views, preferences
 from pbem import ratelimits
 
-read_table = TableRead()
+read_visit = VisitRead(TableRead())
 
 # A query, not a message in a signed cookie: a move is the site's most frequent write.
 MOVED = "moved"
@@ -55,9 +56,10 @@ def never_cache_pages(view: Callable) -> Callable:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @never_cache_pages
-@table_link(read_table)
-def seat(request: HttpRequest, at: SeatAtTable) -> HttpResponse:
+@table_link(read_visit)
+def seat(request: HttpRequest, visit: SeatVisit) -> HttpResponse:
     """A seat's board page; a POST plays the seat's move."""
+    at = visit.at
     seat = at.seat
     game = seat.game
     if game.status == Game.Status.SETUP:
@@ -66,11 +68,12 @@ def seat(request: HttpRequest, at: SeatAtTable) -> HttpResponse:
         return render(request, "games/invitation.html", {"game": game, "seat": seat}, status=status)
     if request.method == "POST":
         return play_move(request, at)
-    return show_board(request, at)
+    return show_board(request, visit)
 
 
-def show_board(request: HttpRequest, at: SeatAtTable) -> HttpResponse:
+def show_board(request: HttpRequest, visit: SeatVisit) -> HttpResponse:
     """What a GET shows: the board page, rendered once per game version and cached."""
+    at = visit.at
     seat = at.seat
     game = seat.game
     # For the tab's title: a player with many tabs open sees where they are awaited.
@@ -84,7 +87,7 @@ def show_board(request: HttpRequest, at: SeatAtTable) -> HttpResponse:
         # Where to go next, once this game waits for others.
         "next_waiting": None if your_turn else waiting_elsewhere(seat),
         "poll_seconds": settings.RAILMAIL_BOARD_POLL_SECONDS,
-        "mail_stopped": preferences.mail_stopped(seat),
+        "mail_stopped": visit.mail_stopped,
     }
     token = request.resolver_match.kwargs["token"]
     facts = PageFacts.of(at, token)
