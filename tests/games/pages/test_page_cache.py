@@ -223,6 +223,7 @@ def test_a_board_page_of_a_timed_game_is_one_query(client, django_assert_num_que
         page = client.get(seat_path(seat)).content
     assert b"one email a day" in page and b"Add my channel" in page
     creator = game.seats.get(user=game.created_by)
+    assert (b"Give the table this channel" in page) == (seat == creator)
     client.get(seat_path(creator))
     with django_assert_num_queries(1 if creator == seat else 2):  # or the next game waiting
         page = client.get(seat_path(creator)).content
