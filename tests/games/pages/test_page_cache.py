@@ -244,3 +244,18 @@ def test_a_move_in_a_timed_game_is_a_read_and_one_write(client, django_assert_nu
     said = [q["sql"].split()[0] for q in queries.captured_queries]
     if ON_POSTGRES:
         assert said == ["SELECT", "SAVEPOINT", "WITH", "RELEASE"]
+
+
+def test_a_move_sent_from_an_old_page_is_answered_from_the_one_read(
+    client, django_assert_num_queries
+):
+    # The board drawn again with "the game has moved on" says why mail is stopped from
+    # what the seat view read with the table.
+    game = form_game()
+    seat = game.seats.get(position=game.seat_to_move)
+    MailPreference.objects.create(address=seat.email, digest=True)
+    client.get(seat_path(seat))  # the state kept in the process, as a server keeps it
+    with django_assert_num_queries(1):
+        response = client.post(seat_path(seat), {"version": game.version - 1})
+    assert response.status_code == 409
+    assert b"one email a day" in response.content
