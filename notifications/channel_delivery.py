@@ -77,13 +77,13 @@ def notices_for(game: Game, state, events: Sequence[Event], seats: Sequence[Seat
         )
 
     table = table_channels(game)
-    people = [s for s in seats if not s.is_bot and s.email]
     for event in events:
         if event.type in (rules.ROUND_SCORED, rules.GAME_ENDED, rules.SEAT_TAKEN_BY_BOT):
             for channel in table:
                 notice(channel, NEWS, f"v{event.seq}", seq=event.seq)
-            for seat in people:
-                if seat.notices_muted:
+            # Only news goes to everyone: a move's seats are made models only then.
+            for seat in seats:
+                if seat.is_bot or not seat.email or seat.notices_muted:
                     continue
                 for channel in personal_channels(seat):
                     notice(channel, NEWS, f"v{event.seq}", seat, seq=event.seq)

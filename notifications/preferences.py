@@ -131,25 +131,27 @@ def choose(address: str, kind: str | None, choice: str) -> str:
     return str(KIND_STOPPED[stopped])
 
 
-def mail_stopped(seat: Seat) -> dict | None:
-    """Why mail to ``seat``'s address is stopped or lessened, and the token to turn it back
-    on: plain values, as the board page's cache key holds them."""
+def stopped_columns(position: int | models.Expression) -> tuple[models.Expression, ...]:
+    """Why mail to a seat's address is stopped, as expressions of its row in a query of
+    seats: read for the seat at ``position`` only (NULL for the others). A view that reads
+    the seat's table in one statement reads these with it (``stopped_from``)."""
+    viewer = models.Q(position=position, is_bot=False)
+    preference = MailPreference.objects.filter(address=models.OuterRef("email"))
+    reads = (
+        Suppression.objects.filter(address=models.OuterRef("email")).values("reason")[:1],
+        preference.values("digest")[:1],
+        preference.values("stopped_kinds")[:1],
+    )
+    return tuple(
+        models.Case(models.When(viewer, then=models.Subquery(read)), default=None) for read in reads
+    )
+
+
+def stopped_from(seat: Seat, reason: str | None, digest: bool | None, kinds) -> dict | None:
+    """What ``mail_stopped`` says, from the values of ``stopped_columns`` for ``seat``."""
     if seat.is_bot or not seat.email:
         return None
     address = seat.email.lower()
-    # One query for the two tables that may say so, read from the seat's row.
-    preference = MailPreference.objects.filter(address=models.OuterRef("email"))
-    reason, digest, kinds = (
-        Seat.objects.filter(pk=seat.pk)
-        .values_list(
-            models.Subquery(
-                Suppression.objects.filter(address=models.OuterRef("email")).values("reason")[:1]
-            ),
-            models.Subquery(preference.values("digest")[:1]),
-            models.Subquery(preference.values("stopped_kinds")[:1]),
-        )
-        .get()
-    )
     stopped = [str(KIND_NAMES[kind]) for kind in kinds or ()]
     if reason is None and not stopped and not digest:
         return None
@@ -160,3 +162,13 @@ def mail_stopped(seat: Seat) -> dict | None:
         "kinds": stopped,
         "token": emails.resume_token(address),
     }
+
+
+def mail_stopped(seat: Seat) -> dict | None:
+    """Why mail to ``seat``'s address is stopped or lessened, and the token to turn it back
+    on: plain values, as the board page's cache key holds them."""
+    if seat.is_bot or not seat.email:
+        return None
+    # One query for the two tables that may say so, read from the seat's row.
+    values = Seat.objects.filter(pk=seat.pk).values_list(*stopped_columns(seat.position)).get()
+    return stopped_from(seat, *values)

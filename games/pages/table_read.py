@@ -1,7 +1,10 @@
-"""A seat with its game, its player's account and everyone at its table, in one statement.
+"""A seat with its game (and the game's creator), its player's account and everyone at its
+table, in one statement.
 
 A board page reads this on every visit and poll, so it is one statement compiled once per
-process (helpers.compiled_queries), whose rows become the models the ORM would give.
+process (helpers.compiled_queries), whose rows become the models the ORM would give. A view
+that reads more in the same statement builds it from ``columns`` and ``seats`` and hands
+this read its own part of each row (``at``).
 """
 
 from __future__ import annotations
@@ -11,11 +14,16 @@ from dataclasses import dataclass
 from typing import overload
 
 from django.db import DEFAULT_DB_ALIAS
-from django.db.models import Model
+from django.db.models import Model, QuerySet
 
 from accounts.models import User
 from games.models import Game, Seat
 from helpers.compiled_queries import CompiledQuery
+
+# What the pages ask of a game's creator (whether the viewer made the game; who invites),
+# read as select_related("game__created_by").only(...) reads it: on every row, so only
+# these few columns, not the account's dates.
+CREATOR_FIELDS = ("email", "name")
 
 
 @dataclass(frozen=True)
@@ -53,19 +61,22 @@ class TableRead:
         seat_names, self.seat_attnames = _fields(Seat)
         game_names, self.game_attnames = _fields(Game)
         user_names, self.user_attnames = _fields(User)
-        columns = (
+        self.columns = (
             *seat_names,
             *(f"game__{name}" for name in game_names),
             *(f"user__{name}" for name in user_names),
+            *(f"game__created_by__{name}" for name in CREATOR_FIELDS),
         )
-        self.query = CompiledQuery(
-            lambda game: (
-                Seat.objects.filter(game_id=game).order_by("position").values_list(*columns)
-            )
-        )
+        self.query = CompiledQuery(lambda game: self.seats(game).values_list(*self.columns))
         game_at = len(seat_names)
         user_at = game_at + len(game_names)
-        self.parts = (slice(0, game_at), slice(game_at, user_at), slice(user_at, None))
+        creator_at = user_at + len(user_names)
+        self.parts = (
+            slice(0, game_at),
+            slice(game_at, user_at),
+            slice(user_at, creator_at),
+            slice(creator_at, len(self.columns)),
+        )
         shown = (
             "position",
             "name",
@@ -77,11 +88,19 @@ class TableRead:
         )
         self.row_fields = tuple(seat_names.index(name) for name in shown)
 
+    @staticmethod
+    def seats(game: int) -> QuerySet[Seat]:
+        """The seats of game ``game`` in play order, which ``columns`` are read from."""
+        return Seat.objects.filter(game_id=game).order_by("position")
+
     def __call__(self, game_id: int, position: int) -> SeatAtTable | None:
         """Seat ``position`` of game ``game_id`` at its table, or None."""
+        return self.at(self.query.rows(game=game_id), position)
+
+    def at(self, rows: list[tuple], position: int) -> SeatAtTable | None:
+        """Seat ``position`` at its table, from ``rows`` of ``columns`` (``seats``'s order)."""
         found, table = None, []
         at, name, is_bot, autopilot, joined_at, level, timeouts = self.row_fields
-        rows = self.query.rows(game=game_id)
         for row in rows:
             table.append(
                 SeatRow(
@@ -99,12 +118,15 @@ class TableRead:
         if found is None:
             return None
         game = Game.from_db(DEFAULT_DB_ALIAS, self.game_attnames, found[self.parts[1]])
+        if game.created_by_id is not None:
+            creator = (game.created_by_id, *found[self.parts[3]])
+            game.created_by = User.from_db(DEFAULT_DB_ALIAS, ("id", *CREATOR_FIELDS), creator)
         seat = self.model(found, game)
         return SeatAtTable(seat, tuple(table), TableSeats(self, seat, rows))
 
     def model(self, row: tuple, game: Game) -> Seat:
         """The seat of one of this read's ``row``s, with ``game`` and its account."""
-        seat_part, _game_part, user_part = self.parts
+        seat_part, _game_part, user_part, _creator_part = self.parts
         seat = Seat.from_db(DEFAULT_DB_ALIAS, self.seat_attnames, row[seat_part])
         seat.game = game
         if seat.user_id is not None:

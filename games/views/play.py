@@ -26,14 +26,15 @@ from games.links import seat_path
 from games.models import Game, Seat
 from games.pages import board_page, consent_panel, talk_panel
 from games.pages.board_page import PageFacts, seat_page
-from games.pages.table_read import SeatAtTable, TableRead
+from games.pages.table_read import TableRead
 from games.views import plans
 from games.views.seat_link import seat_link, table_link
+from games.views.seat_visit import SeatVisit, VisitRead
 from games.words.explanations import explain
-from notifications import channel_views, preferences
+from notifications import channel_views
 from pbem import ratelimits
 
-read_table = TableRead()
+read_visit = VisitRead(TableRead())
 
 # A query, not a message in a signed cookie: a move is the site's most frequent write.
 MOVED = "moved"
@@ -55,9 +56,10 @@ def never_cache_pages(view: Callable) -> Callable:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @never_cache_pages
-@table_link(read_table)
-def seat(request: HttpRequest, at: SeatAtTable) -> HttpResponse:
+@table_link(read_visit)
+def seat(request: HttpRequest, visit: SeatVisit) -> HttpResponse:
     """A seat's board page; a POST plays the seat's move."""
+    at = visit.at
     seat = at.seat
     game = seat.game
     if game.status == Game.Status.SETUP:
@@ -65,12 +67,13 @@ def seat(request: HttpRequest, at: SeatAtTable) -> HttpResponse:
         status = 409 if request.method == "POST" else 200
         return render(request, "games/invitation.html", {"game": game, "seat": seat}, status=status)
     if request.method == "POST":
-        return play_move(request, at)
-    return show_board(request, at)
+        return play_move(request, visit)
+    return show_board(request, visit)
 
 
-def show_board(request: HttpRequest, at: SeatAtTable) -> HttpResponse:
+def show_board(request: HttpRequest, visit: SeatVisit) -> HttpResponse:
     """What a GET shows: the board page, rendered once per game version and cached."""
+    at = visit.at
     seat = at.seat
     game = seat.game
     # For the tab's title: a player with many tabs open sees where they are awaited.
@@ -84,7 +87,7 @@ def show_board(request: HttpRequest, at: SeatAtTable) -> HttpResponse:
         # Where to go next, once this game waits for others.
         "next_waiting": None if your_turn else waiting_elsewhere(seat),
         "poll_seconds": settings.RAILMAIL_BOARD_POLL_SECONDS,
-        "mail_stopped": preferences.mail_stopped(seat),
+        "mail_stopped": visit.mail_stopped,
     }
     token = request.resolver_match.kwargs["token"]
     facts = PageFacts.of(at, token)
@@ -95,9 +98,10 @@ def show_board(request: HttpRequest, at: SeatAtTable) -> HttpResponse:
     return HttpResponse(board_page.page(request, seat, facts, around, channels=channels))
 
 
-def play_move(request: HttpRequest, at: SeatAtTable) -> HttpResponse:
+def play_move(request: HttpRequest, visit: SeatVisit) -> HttpResponse:
     """What a POST does: play the move, or, without JavaScript, offer the lines that may
     follow the first; a refused move redraws the board with the reason."""
+    at = visit.at
     seat = at.seat
     game = seat.game
     snapshot = snapshots.current(game)
@@ -106,25 +110,25 @@ def play_move(request: HttpRequest, at: SeatAtTable) -> HttpResponse:
     form = MoveForm(request.POST, state=state, seat=seat.position)
     seen = request.POST.get("version", "")
     if seen and seen != str(game.version):
-        return _board(request, at, snapshot, form if my_turn else None, moved_on=True)
+        return _board(request, visit, snapshot, form if my_turn else None, moved_on=True)
     if not my_turn:
         form.add_error(None, _("It is not your turn."))
-        return _board(request, at, snapshot, None, status=400, error=form)
+        return _board(request, visit, snapshot, None, status=400, error=form)
     if request.POST.get("step") == "second":
-        return second_line(request, at, snapshot, form)
+        return second_line(request, visit, snapshot, form)
     if not form.is_valid():
-        return _board(request, at, snapshot, form, status=400)
+        return _board(request, visit, snapshot, form, status=400)
     try:
         # The form was checked on the game as read, the version the player saw.
         move = services.MoveRequest(game, seat, at.seats, snapshot)
         services.make_move(move, form.cleaned_data["move"])
     except services.GameMovedOn:
         game.refresh_from_db()
-        return _board(request, at, snapshots.current(game), None, moved_on=True)
+        return _board(request, visit, snapshots.current(game), None, moved_on=True)
     except rules.IllegalMove as exc:
         # Lines and points named as the page names them, in the reader's language.
         form.add_error(None, explain(state.board, exc, game.seat_names()))
-        return _board(request, at, snapshot, form, status=422)
+        return _board(request, visit, snapshot, form, status=422)
     # The plan chosen for the turns after this one, if any (games.views.plans).
     then = plans.after_move(request, seat, request.resolver_match.kwargs["token"])
     if then is not None:
@@ -135,24 +139,24 @@ def play_move(request: HttpRequest, at: SeatAtTable) -> HttpResponse:
 
 
 def second_line(
-    request: HttpRequest, at: SeatAtTable, snapshot: snapshots.Snapshot, form: MoveForm
+    request: HttpRequest, visit: SeatVisit, snapshot: snapshots.Snapshot, form: MoveForm
 ) -> HttpResponse:
     """Without JavaScript, the first line is chosen: offer only the lines that may follow."""
-    seat = at.seat
+    seat = visit.at.seat
     try:
         first = form.fields["line1"].clean(request.POST.get("line1", ""))
     except ValidationError:
         first = None  # not a line that may be built now
     if first is None:
         form.add_error("line1", _("Choose the first line, then a second one."))
-        return _board(request, at, snapshot, form, status=400)
+        return _board(request, visit, snapshot, form, status=400)
     second = MoveForm(
         initial={"version": snapshot.version, "line1": first},
         state=snapshot.state,
         seat=seat.position,
         first_line=first,
     )
-    return _board(request, at, snapshot, second)
+    return _board(request, visit, snapshot, second)
 
 
 def waiting_elsewhere(seat: Seat) -> dict | None:
@@ -181,8 +185,9 @@ def waiting_elsewhere(seat: Seat) -> dict | None:
     return {"title": other.game.display_name, "path": seat_path(other)}
 
 
-def _board(request, at, snapshot, form, *, status=200, moved_on=False, error=None):
+def _board(request, visit, snapshot, form, *, status=200, moved_on=False, error=None):
     """The page after a move that was not taken: rendered afresh, never cached."""
+    at = visit.at
     seat = at.seat
     token = request.resolver_match.kwargs["token"]
     table = PageFacts.of(at, token)
@@ -194,7 +199,7 @@ def _board(request, at, snapshot, form, *, status=200, moved_on=False, error=Non
         "seat": seat,
         "token": token,
         "poll_seconds": settings.RAILMAIL_BOARD_POLL_SECONDS,
-        "mail_stopped": preferences.mail_stopped(seat),
+        "mail_stopped": visit.mail_stopped,
         "main": render_to_string("games/_board_main.html", context, request),
         "scripts": render_to_string("games/_board_scripts.html", context, request),
         "talk": talk_panel.panel(request, seat, token),

@@ -11,7 +11,7 @@ from django.utils import translation
 from games.forms import EmailForm
 from games.links import BadLink, admit, read_seat, read_token
 from games.models import Seat
-from games.pages.table_read import TableRead
+from games.views.seat_visit import VisitRead
 from games.words.languages import language_for
 
 Read = TypeVar("Read")
@@ -27,11 +27,12 @@ def seat_link(view: Callable | None = None, *, revoked_too: bool = False):
     return decorate(view) if view is not None else decorate
 
 
-def table_link(read: TableRead) -> Callable[[Callable], Callable]:
-    """As ``seat_link``, but the view gets the seat at its table, read in one statement."""
+def table_link(read: VisitRead) -> Callable[[Callable], Callable]:
+    """As ``seat_link``, but the view gets the seat's visit (the seat at its table, and why
+    mail to it is stopped), read in one statement."""
 
     def decorate(view: Callable) -> Callable:
-        return opened_by_link(view, read, lambda at: at.seat)
+        return opened_by_link(view, read, lambda visit: visit.at.seat)
 
     return decorate
 

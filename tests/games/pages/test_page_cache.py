@@ -18,7 +18,8 @@ from games import rules
 from games.links import seat_path
 from games.pages.page_cache import SOURCE_SUFFIXES, page_sources, sources_stamp
 from games.services import load_state, talk
-from tests.conftest import play_turn
+from notifications.models import MailPreference
+from tests.conftest import ON_POSTGRES, play_turn
 from tests.factories import GameFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -200,3 +201,61 @@ def test_every_template_and_module_a_page_is_rendered_from_is_in_a_page_source(c
     ]
     assert loaded
     assert [path for path in loaded if not under_a_source(path)] == []
+
+
+def form_game():
+    """A game as the new-game form makes it by default, with a day a move: reminders, mail
+    on, its creator at seat 1 from an account, the others invited by email and joined."""
+    from benchmarks import form_games
+
+    return form_games.new_game("transeuropa", 4, True, "form")
+
+
+def test_a_board_page_of_a_timed_game_is_one_query(client, django_assert_num_queries):
+    # The seat at its table with the game's creator (for the channels panel), and why mail
+    # to the seat is stopped, in the one statement; the panels come from the cache.
+    game = form_game()
+    assert game.time_per_move and game.reminder_hours and game.created_by_id
+    seat = game.seats.get(position=game.seat_to_move)
+    MailPreference.objects.create(address=seat.email, digest=True)
+    client.get(seat_path(seat))  # the state and the page cached, as a server keeps them
+    with django_assert_num_queries(1):
+        page = client.get(seat_path(seat)).content
+    assert b"one email a day" in page and b"Add my channel" in page
+    creator = game.seats.get(user=game.created_by)
+    assert (b"Give the table this channel" in page) == (seat == creator)
+    client.get(seat_path(creator))
+    with django_assert_num_queries(1 if creator == seat else 2):  # or the next game waiting
+        page = client.get(seat_path(creator)).content
+    assert b"Give the table this channel" in page
+
+
+def test_a_move_in_a_timed_game_is_a_read_and_one_write(client, django_assert_num_queries):
+    # The seats with why mail is stopped, then the claim with its events and outbox rows
+    # in one statement, in a savepoint here as the test runs in a transaction (on SQLite,
+    # which has no such statement, the same read and then the writes one by one).
+    game = form_game()
+    seat = game.seats.get(position=game.seat_to_move)
+    state = load_state(game)
+    point = state.board.point_index[rules.legal_start_points(state)[0]]
+    with django_assert_num_queries(4 if ON_POSTGRES else 8) as queries:
+        response = client.post(seat_path(seat), {"version": game.version, "point": point})
+    assert response.status_code == 302
+    said = [q["sql"].split()[0] for q in queries.captured_queries]
+    if ON_POSTGRES:
+        assert said == ["SELECT", "SAVEPOINT", "WITH", "RELEASE"]
+
+
+def test_a_move_sent_from_an_old_page_is_answered_from_the_one_read(
+    client, django_assert_num_queries
+):
+    # The board drawn again with "the game has moved on" says why mail is stopped from
+    # what the seat view read with the table.
+    game = form_game()
+    seat = game.seats.get(position=game.seat_to_move)
+    MailPreference.objects.create(address=seat.email, digest=True)
+    client.get(seat_path(seat))  # the state kept in the process, as a server keeps it
+    with django_assert_num_queries(1):
+        response = client.post(seat_path(seat), {"version": game.version - 1})
+    assert response.status_code == 409
+    assert b"one email a day" in response.content

@@ -89,3 +89,14 @@ def test_the_tables_seats_are_the_orms_read_with_it_each_made_once():
         with pytest.raises(IndexError):
             seats[4]
     assert len(queries) == 0
+
+
+def test_the_games_creator_is_read_with_the_table(django_assert_num_queries):
+    creator = UserFactory(name="Ada")
+    game = GameFactory(seats=3, created_by=creator)
+    read = TableRead()
+    read(game.pk, 1)  # built once per process: not counted
+    with django_assert_num_queries(1):
+        made = read(game.pk, 1).seat.game.created_by
+        assert (made.pk, made.email, made.name) == (creator.pk, creator.email, "Ada")
+    assert TableRead()(GameFactory(seats=3).pk, 0).seat.game.created_by is None

@@ -12,7 +12,7 @@ from games.links import rotate_link, seat_path
 from games.services import load_state
 from notifications.models import MailPreference, Message, Suppression
 from tests.conftest import delivered, play_turn
-from tests.factories import GameFactory, simulated_game
+from tests.factories import GameFactory, UserFactory, simulated_game
 
 pytestmark = pytest.mark.django_db
 
@@ -396,12 +396,16 @@ def test_a_move_reads_its_table_once_and_its_email_asks_the_readers_choice_when_
 
 def test_a_board_page_asks_only_for_its_table_and_why_mail_is_stopped(client, settings):
     # Rendered afresh (no page cache): the plan panel's quiet hours, the consent panel's
-    # agreements and the table's people come from the snapshot and the table read, and
-    # the channel queries only run for a seat or game that has channels.
+    # agreements and the table's people come from the snapshot and the table read, why
+    # mail is stopped and the game's creator (the channels panel) are read with the table,
+    # and the channel queries only run for a seat or game that has channels.
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
-    game = simulated_game(seats=4, seed=2, until=90, time_per_move=timedelta(days=1))
+    creator = UserFactory()
+    game = simulated_game(
+        seats=4, seed=2, until=90, time_per_move=timedelta(days=1), created_by=creator
+    )
     seat = seat_to_move(game)
     client.get(seat_path(seat))  # the snapshot is kept in the process, as a server keeps it
     with CaptureQueriesContext(connection) as queries:
         assert client.get(seat_path(seat)).status_code == 200
-    assert len(queries) == 2, [q["sql"][:80] for q in queries]
+    assert len(queries) == 1, [q["sql"][:80] for q in queries]
