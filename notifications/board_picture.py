@@ -226,20 +226,6 @@ def detail_part(svg: dict, region: Region) -> dict:
     }
 
 
-def detail_markup(svg: dict, region: Region) -> str:
-    """The markup of the reader's part: the elements that cannot touch ``region`` left
-    out, which draws the same pixels."""
-
-    def layer(board_name: str, name: str) -> str:
-        return "\n    ".join(
-            part for part, box in _static_parts(board_name, name) if _near(region, *box, NEAR)
-        )
-
-    whole = f'viewBox="0 0 {svg["width"]} {svg["height"]}"'
-    view = f'viewBox="{region.x} {region.y} {region.width} {region.height}"'
-    return str(render_svg(detail_part(svg, region), layer)).replace(whole, view, 1)
-
-
 def rasterise(markup: str, style_sheet: str, **size: int | str | None) -> bytes:
     """The PNG resvg draws of ``markup`` with ``style_sheet``, with the one font."""
     return bytes(
@@ -253,15 +239,6 @@ def rasterise(markup: str, style_sheet: str, **size: int | str | None) -> bytes:
             **size,
         )
     )
-
-
-def render(markup: str, width: int, style_sheet: str | None = None) -> Image.Image:
-    """``markup`` drawn ``width`` pixels wide (by default with the rules of the board
-    page's stylesheet that may match it)."""
-    if style_sheet is None:
-        style_sheet = stylesheet_for(classes_in(markup))
-    drawn = rasterise(markup, style_sheet, width=width, background=PAPER)
-    return Image.open(io.BytesIO(drawn)).convert("RGB")
 
 
 # The picture is drawn in layers, as resvg draws the markup (each element over the ones
@@ -386,9 +363,6 @@ JOIN_PIXELS = 3000
 # ...and, by group, the game's elements': a track's (with its amber shadow), a crossing
 # point's, a new start marker's ring, a start marker's.
 REACH = {"tracks": 14, "plan-path": 14, "points": 4, "start-rings": 17, "starts": 12}
-# The game's layers are drawn in runs of cells of these pixels that something touches:
-# resvg's cost is mostly its canvas (it writes a PNG), so the fewer pixels the better.
-CELL = 48
 
 
 @lru_cache(maxsize=1024)

@@ -8,7 +8,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from games import bots, rules
-from games.pages.drawing import layout, since_last_turn
+from games.pages.drawing import layout, render_svg, since_last_turn
 from notifications import board_picture
 from tests.conftest import delivered
 from tests.factories import GameFactory
@@ -107,11 +107,30 @@ def test_the_readers_part_of_the_board_is_readable_on_a_phone(cut_back):
     assert image.size[0] == board_picture.WIDTH and image.size[1] > detail + 100
 
 
+def drawn_at_once(markup: str, width: int, style_sheet: str | None = None) -> Image.Image:
+    """``markup`` drawn whole by resvg ``width`` pixels wide (by default with the
+    stylesheet's rules that may match it): what the picture's layers are held to."""
+    if style_sheet is None:
+        style_sheet = board_picture.stylesheet_for(board_picture.classes_in(markup))
+    drawn = board_picture.rasterise(
+        markup, style_sheet, width=width, background=board_picture.PAPER
+    )
+    return Image.open(io.BytesIO(drawn)).convert("RGB")
+
+
+def part_markup(svg: dict, region) -> str:
+    """The markup of the reader's part drawn at once: ``detail_part``'s drawing, viewed
+    through ``region``."""
+    whole = f'viewBox="0 0 {svg["width"]} {svg["height"]}"'
+    view = f'viewBox="{region.x} {region.y} {region.width} {region.height}"'
+    return str(render_svg(board_picture.detail_part(svg, region))).replace(whole, view, 1)
+
+
 @pytest.mark.parametrize("exclusive", [0, 3])
 def test_the_part_and_the_whole_are_drawn_as_from_the_whole_markup_and_stylesheet(exclusive):
     """The picture leaves out what cannot show in the reader's part, and the stylesheet's
     rules that match nothing: the same pixels as drawing everything."""
-    from games.pages.drawing import board_svg, render_svg
+    from games.pages.drawing import board_svg
 
     events = bots.simulate(
         "transamerica", 4, random.Random(5), rules.Options(exclusive_tracks=exclusive)
@@ -130,17 +149,15 @@ def test_the_part_and_the_whole_are_drawn_as_from_the_whole_markup_and_styleshee
             whole = f'viewBox="0 0 {svg["width"]} {svg["height"]}"'
             view = f'viewBox="{region.x} {region.y} {region.width} {region.height}"'
             everything = board_picture.stylesheet()
-            expected = board_picture.render(
+            expected = drawn_at_once(
                 markup.replace(whole, view, 1), board_picture.WIDTH, everything
             )
-            drawn = board_picture.render(
-                board_picture.detail_markup(svg, region), board_picture.WIDTH
-            )
+            drawn = drawn_at_once(part_markup(svg, region), board_picture.WIDTH)
             assert drawn.tobytes() == expected.tobytes(), (cut, viewer)
             small = board_picture.OVERVIEW_WIDTH
             assert (
-                board_picture.render(markup, small).tobytes()
-                == board_picture.render(markup, small, everything).tobytes()
+                drawn_at_once(markup, small).tobytes()
+                == drawn_at_once(markup, small, everything).tobytes()
             )
 
 
@@ -174,7 +191,7 @@ def test_drawn_in_layers_it_is_the_whole_markup_drawn_at_once(language):
     name more (a glyph's stem on a pixel's edge lands either side)."""
     from django.utils import translation
 
-    from games.pages.drawing import board_svg, render_svg
+    from games.pages.drawing import board_svg
 
     with translation.override(language):
         for state, events in positions_of_every_kind():
@@ -187,14 +204,12 @@ def test_drawn_in_layers_it_is_the_whole_markup_drawn_at_once(language):
             assert abs(region.y * board_picture.DETAIL.sy - box[1]) < 1e-9
             part = board_picture.detail_part(svg, region)
             detail = board_picture.layered(part, "detail", box)
-            counts = differences(
-                detail, board_picture.render(board_picture.detail_markup(svg, region), 600)
-            )
+            counts = differences(detail, drawn_at_once(part_markup(svg, region), 600))
             assert sum(counts[17:]) < sum(counts) / 2000, counts
             assert sum(counts[4:]) < sum(counts) / 200, counts
             _, width, height = board_picture.board_scale(svg["board"], "overview")
             overview = board_picture.layered(svg, "overview", (0, 0, width, height))
-            counts = differences(overview, board_picture.render(str(render_svg(svg)), 300))
+            counts = differences(overview, drawn_at_once(str(render_svg(svg)), 300))
             assert not any(counts[17:]), counts
 
 
