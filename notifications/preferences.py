@@ -148,7 +148,9 @@ def stopped_columns(position: int | models.Expression) -> tuple[models.Expressio
 
 
 def stopped_from(seat: Seat, reason: str | None, digest: bool | None, kinds) -> dict | None:
-    """What ``mail_stopped`` says, from the values of ``stopped_columns`` for ``seat``."""
+    """Why mail to ``seat``'s address is stopped or lessened, and the token to turn it back
+    on, from the values of ``stopped_columns`` for ``seat``: plain values, as the board
+    page's cache key holds them."""
     if seat.is_bot or not seat.email:
         return None
     address = seat.email.lower()
@@ -162,13 +164,3 @@ def stopped_from(seat: Seat, reason: str | None, digest: bool | None, kinds) -> 
         "kinds": stopped,
         "token": emails.resume_token(address),
     }
-
-
-def mail_stopped(seat: Seat) -> dict | None:
-    """Why mail to ``seat``'s address is stopped or lessened, and the token to turn it back
-    on: plain values, as the board page's cache key holds them."""
-    if seat.is_bot or not seat.email:
-        return None
-    # One query for the two tables that may say so, read from the seat's row.
-    values = Seat.objects.filter(pk=seat.pk).values_list(*stopped_columns(seat.position)).get()
-    return stopped_from(seat, *values)

@@ -17,7 +17,7 @@ from notifications import preferences
 
 @dataclass(frozen=True)
 class SeatVisit:
-    """A seat at its table, and what ``preferences.mail_stopped`` says of the seat."""
+    """A seat at its table, and why mail to it is stopped (``preferences.stopped_from``)."""
 
     at: SeatAtTable
     mail_stopped: dict | None

@@ -4,7 +4,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from notifications import emails, preferences
+from notifications import emails
 from notifications.models import UNSUPPRESSIBLE_KINDS, MailPreference, Suppression
 from tests.factories import GameFactory
 
@@ -30,16 +30,3 @@ def test_a_stopped_address_or_kind_stops_its_mail_but_never_the_unsuppressible()
         (0, emails.ROUND_SCORED),
         (1, emails.YOUR_TURN),
     }
-
-
-def test_what_a_board_page_says_of_stopped_mail_is_one_query():
-    game = GameFactory(seats=3)
-    seat0, seat1, seat2 = game.seats.order_by("position")
-    Suppression.objects.create(address=seat0.email, reason=Suppression.Reason.BOUNCED)
-    MailPreference.objects.create(address=seat1.email, digest=True, stopped_kinds=[emails.REMINDER])
-    with CaptureQueriesContext(connection) as queries:
-        said = [preferences.mail_stopped(seat) for seat in (seat0, seat1, seat2)]
-    assert len(queries) == 3
-    assert said[0]["suppression"] == {"reason": "bounced", "address": seat0.email.lower()}
-    assert said[1]["digest"] and said[1]["suppression"] is None and len(said[1]["kinds"]) == 1
-    assert said[2] is None
