@@ -4,7 +4,8 @@ The board page's drawing goes through resvg with one installed font, so a positi
 the same bytes everywhere, and a small palette keeps it under ``MAX_BYTES``. A phone shows
 it too narrow for the whole board's names, so the reader's part comes large on top and
 the whole board small below. Only cities the recipient may see are marked. The board's
-own layers are drawn once and laid under and over each game's (``layered``).
+own layers and each element on them are drawn once, and a picture lays them
+(``layered``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import hashlib
 import io
 import math
 import re
+import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -242,10 +244,10 @@ def rasterise(markup: str, style_sheet: str, **size: int | str | None) -> bytes:
 
 
 # The picture is drawn in layers, as resvg draws the markup (each element over the ones
-# before it): what is the same for every game on a board (the grid, the crossing points,
-# each city plain or as the reader's) is drawn once a deployment for each of the
-# picture's two scales (kept in the shared cache, and in each process's memory), and only
-# what the game changes (track, start markers) for each picture.
+# before it): what is the same for every game on a board (the grid, the crossing points)
+# and each element a game may put on it (a track, a start marker, a city plain or as the
+# reader's) is drawn once a deployment for each of the picture's two scales (kept in the
+# shared cache, and in each process's memory); a picture only lays them.
 
 
 @cache
@@ -337,7 +339,7 @@ def ground_tile(board_name: str, column: int, row: int) -> Image.Image:
         for name in ("lines", "points")
     )
     box = (left, top, left + TILE[0], top + TILE[1])
-    return draw(board_name, "detail", box, body, PAPER, shared=True)
+    return draw(board_name, "detail", box, body, PAPER, shared=True).convert("RGB")
 
 
 def ground(board_name: str, kind: str, box: Box) -> Image.Image:
@@ -345,43 +347,14 @@ def ground(board_name: str, kind: str, box: Box) -> Image.Image:
     part's scale the crossing points too (drawn again over the ends of track, which
     covers them: a smaller layer to lay)."""
     if kind == "overview":
-        return board_layer(board_name, kind, "lines").crop(box)
-    canvas = Image.new("RGBA", (box[2] - box[0], box[3] - box[1]))
+        return board_layer(board_name, kind, "lines").crop(box).convert("RGB")
+    canvas = Image.new("RGB", (box[2] - box[0], box[3] - box[1]))
     across, down = TILE
     for row in range(box[1] // down, (box[3] - 1) // down + 1):
         for column in range(box[0] // across, (box[2] - 1) // across + 1):
             tile = ground_tile(board_name, column, row)
             canvas.paste(tile, (column * across - box[0], row * down - box[1]))
     return canvas
-
-
-# How far a city's drawing reaches from its point, in drawing units: its name, above it,
-# as far sideways as NAME_NEAR, and its circle below.
-CITY_ABOVE, CITY_BELOW = 30, 16
-# A canvas of its own costs resvg about what this many more pixels on one do.
-JOIN_PIXELS = 3000
-# ...and, by group, the game's elements': a track's (with its amber shadow), a crossing
-# point's, a new start marker's ring, a start marker's.
-REACH = {"tracks": 14, "plan-path": 14, "points": 4, "start-rings": 17, "starts": 12}
-
-
-@lru_cache(maxsize=1024)
-def city_layer(
-    board_name: str, kind: str, name: str, colour: str, x: float, y: float, mine: bool
-) -> tuple[Image.Image, int, int]:
-    """One city drawn alone (``mine``: as one of the reader's) at the scale ``kind``, and
-    where its pixels go on the whole board."""
-    scale, width, height = board_scale(board_name, kind)
-    box = (
-        max(math.floor((x - NAME_NEAR) * scale.sx), 0),
-        max(math.floor((y - CITY_ABOVE) * scale.sy), 0),
-        min(math.ceil((x + NAME_NEAR) * scale.sx), width),
-        min(math.ceil((y + CITY_BELOW) * scale.sy), height),
-    )
-    city = {"name": name, "colour": colour, "x": x, "y": y, "mine": mine}
-    markup = str(render_svg(_only(board_name, cities=[city]), lambda *_: ""))
-    body = f'<g class="cities">{groups(markup)["cities"]}</g>'
-    return draw(board_name, kind, box, body, shared=True), box[0], box[1]
 
 
 def _only(board_name: str, **parts: list) -> dict:
@@ -401,81 +374,266 @@ def groups(markup: str) -> dict[str, str]:
     return dict(re.findall(r'<g class="([\w-]+)">\n    (.*?)\n  </g>', markup, flags=re.S))
 
 
-def _lay(canvas: Image.Image, layer: Image.Image, left: int, top: int) -> None:
-    """``layer`` over ``canvas`` with its corner at ``(left, top)``, cut to the canvas."""
-    x0, y0 = max(left, 0), max(top, 0)
-    x1, y1 = min(left + layer.width, canvas.width), min(top + layer.height, canvas.height)
-    if x0 < x1 and y0 < y1:
-        canvas.alpha_composite(layer, (x0, y0), (x0 - left, y0 - top, x1 - left, y1 - top))
+# A game's elements (track, start markers and the rings of new ones, the crossing points
+# at track's ends, the cities) are each drawn alone once, as a stamp: its pixels where
+# it lies on the whole board at a scale. A picture lays its elements' stamps in the
+# markup's order, and draws none.
+#
+# An element, by what decides its pixels (not its tooltip): its group, the box of its
+# line or point in drawing units (x1, y1, x2, y2), then its other facts.
+Element = tuple
+
+# How far an element's drawing reaches from its line or point, in drawing units, by
+# group: a track's (with its amber shadow), a crossing point's, a new start marker's
+# ring, a start marker's.
+REACH = {"tracks": 14, "plan-path": 14, "points": 4, "start-rings": 17, "starts": 12}
+# A city's: its name, above it, as far sideways as NAME_NEAR, and its circle below.
+CITY_ABOVE, CITY_BELOW = 30, 16
 
 
-def elements(name: str, markup: str) -> list[tuple[str, tuple[float, ...]]]:
-    """The elements of the group ``name`` of ``render_svg``'s markup, each with its box
-    (its line's ends, its centre) in drawing units."""
-    found = re.findall(ELEMENT[name], markup, flags=re.S)
-    boxes = []
-    for element in found:
-        at = dict(re.findall(r'\b(x1|y1|x2|y2|cx|cy|x|y)="([-\d.]+)"', element))
-        x1, y1 = at.get("x1") or at.get("cx") or at["x"], at.get("y1") or at.get("cy") or at["y"]
-        x2, y2 = at.get("x2", x1), at.get("y2", y1)
-        boxes.append((element, (float(x1), float(y1), float(x2), float(y2))))
-    return boxes
+def game_elements(svg: dict, kind: str) -> tuple[list[Element], list[Element]]:
+    """The elements of ``svg`` drawn for each game, in the markup's order: those under
+    the board's crossing points (track, and the rings of new start markers, which touch
+    no point) and those over them (the cities, the start markers). At the part's scale
+    the points at track's ends are drawn again over it (its ground has them under it)."""
+    lines = [*svg["tracks"], *svg.get("plan", ())]
+    below: list[Element] = [
+        ("tracks", t["x1"], t["y1"], t["x2"], t["y2"], t["seat"], t["colour"])
+        + (t["exclusive"], t["last"])
+        for t in svg["tracks"]
+    ]
+    below += [("plan-path", p["x1"], p["y1"], p["x2"], p["y2"]) for p in svg.get("plan", ())]
+    if kind == "detail":
+        ends = {(line[x], line[y]) for line in lines for x, y in (("x1", "y1"), ("x2", "y2"))}
+        points = _static_parts(svg["board"], "points")
+        below += [("points", *at) for _, at in points if at[:2] in ends]
+    below += [("start-rings", s["x"], s["y"], s["x"], s["y"]) for s in svg["starts"] if s["last"]]
+    above: list[Element] = [
+        ("cities", c["x"], c["y"], c["x"], c["y"], c["name"], c["colour"], c["mine"])
+        for c in svg["cities"]
+    ]
+    above += [
+        ("starts", s["x"], s["y"], s["x"], s["y"], s["seat"], s["colour"], s["diamond"])
+        + (s["last"], s["number"])
+        for s in svg["starts"]
+    ]
+    return below, above
 
 
-ELEMENT = {
-    "tracks": r'<line class="track.*?</line>',
-    "plan-path": r'<line class="planned"[^>]*/>',
-    "points": r'<circle class="point"[^>]*/>',
-    "start-rings": r'<circle class="start-ring"[^>]*/><circle class="start-ring inner"[^>]*/>',
-    "starts": r'<polygon class="start.*?</text>',
-}
+def element_box(board_name: str, kind: str, element: Element) -> Box:
+    """The pixels of the whole board at the scale ``kind`` that ``element`` may cover."""
+    scale, width, height = board_scale(board_name, kind)
+    group, x1, y1, x2, y2 = element[:5]
+    if group == "cities":
+        left, top, right, bottom = x1 - NAME_NEAR, y1 - CITY_ABOVE, x1 + NAME_NEAR, y1 + CITY_BELOW
+    else:
+        reach = REACH[group]
+        left, top = min(x1, x2) - reach, min(y1, y2) - reach
+        right, bottom = max(x1, x2) + reach, max(y1, y2) + reach
+    return (
+        max(math.floor(left * scale.sx), 0),
+        max(math.floor(top * scale.sy), 0),
+        min(math.ceil(right * scale.sx), width),
+        min(math.ceil(bottom * scale.sy), height),
+    )
 
 
-def lay_game(canvas: Image.Image, board_name: str, kind: str, box: Box, parts: dict) -> None:
-    """Draw the elements of the groups ``parts`` (name: markup, in the markup's order)
-    over ``canvas``, the pixels ``box``, in lots of elements next in the markup that lie
-    close (resvg's cost is mostly its canvas: it writes a PNG), each on a canvas it fits
-    and laid in the markup's order: no lot's canvas cuts an element."""
+def element_markup(board_name: str, element: Element) -> str:
+    """``element`` as ``render_svg`` writes it, in its group."""
+    group, x1, y1, x2, y2, *facts = element
+    if group == "points":
+        [part] = [
+            part for part, at in _static_parts(board_name, "points") if at == (x1, y1, x2, y2)
+        ]
+        return f'<g class="points">{part}</g>'
+    if group == "tracks":
+        seat, colour, exclusive, last = facts
+        at = {"x1": x1, "y1": y1, "x2": x2, "y2": y2}
+        parts = {
+            "tracks": [
+                {
+                    **at,
+                    "seat": seat,
+                    "colour": colour,
+                    "exclusive": exclusive,
+                    "last": last,
+                    "title": "",
+                }
+            ]
+        }
+    elif group == "plan-path":
+        parts = {"plan": [{"x1": x1, "y1": y1, "x2": x2, "y2": y2, "line": 0}]}
+    elif group == "cities":
+        name, colour, mine = facts
+        parts = {"cities": [{"name": name, "colour": colour, "x": x1, "y": y1, "mine": mine}]}
+    else:
+        seat, colour, diamond, last, number = facts if group == "starts" else (0, "", "", True, 0)
+        parts = {
+            "starts": [
+                {
+                    "seat": seat,
+                    "x": x1,
+                    "y": y1,
+                    "colour": colour,
+                    "title": "",
+                    "diamond": diamond,
+                    "last": last,
+                    "number": number,
+                }
+            ]
+        }
+    markup = str(render_svg(_only(board_name, **parts), lambda *_: ""))
+    return f'<g class="{group}">{groups(markup)[group]}</g>'
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """An element's pixels (RGBA, cut to those it covers) and where they go on the board."""
+
+    image: Image.Image
+    left: int
+    top: int
+
+
+class Kept:
+    """Each process's stamps, the most recently used ``most`` of them (about 10 KB each
+    at the part's scale)."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.stamps: dict[tuple, Stamp | None] = {}
+
+    def get(self, key: tuple) -> Stamp | None | bool:
+        stamp = self.stamps.pop(key, False)
+        if stamp is not False:
+            self.stamps[key] = stamp
+        return stamp
+
+    def put(self, key: tuple, stamp: Stamp | None) -> None:
+        self.stamps[key] = stamp
+        while len(self.stamps) > self.most:
+            del self.stamps[next(iter(self.stamps))]
+
+    def cache_clear(self) -> None:
+        self.stamps.clear()
+
+
+kept = Kept(most=4096)
+
+
+def stamps(board_name: str, kind: str, elements: Sequence[Element]) -> list[Stamp | None]:
+    """The stamps of ``elements`` at the scale ``kind`` (``None``: it covers no pixel):
+    kept in this process, else in the cache the deployment's processes share, else drawn
+    (all that are missing at once) and kept in both."""
+    found = {element: kept.get((board_name, kind, element)) for element in elements}
+    missing = [element for element, stamp in found.items() if stamp is False]
+    if missing:
+        names = {
+            element: "board-stamp:"
+            + hashlib.sha256(
+                f"{board_name}\0{kind}\0{element!r}\0{drawn_by()}".encode()
+            ).hexdigest()
+            for element in missing
+        }
+        cache = caches[settings.RAILMAIL_SHARED_CACHE]
+        shared = cache.get_many(list(names.values()))
+        new = [element for element in missing if names[element] not in shared]
+        if new:
+            boxes = [element_box(board_name, kind, element) for element in new]
+            markup = [element_markup(board_name, element) for element in new]
+            drawn = draw_each(board_name, kind, list(zip(boxes, markup, strict=True)))
+            made = {
+                names[element]: packed(image, box)
+                for element, image, box in zip(new, drawn, boxes, strict=True)
+            }
+            cache.set_many(made, timeout=KEPT_FOR)
+            shared.update(made)
+        for element in missing:
+            found[element] = unpacked(shared[names[element]])
+            kept.put((board_name, kind, element), found[element])
+    return [found[element] for element in elements]
+
+
+@cache
+def drawn_by() -> str:
+    """All that decides a stamp's pixels besides its element, named in the shared cache
+    (a changed stylesheet, font, resvg, markup or reach is a new name, never a stale
+    stamp): the markup and box of an element of each kind stand for the code's."""
+    board_name = "transamerica"
+    samples = [
+        ("tracks", 56.0, 28.0, 96.0, 28.0, 1, SEAT_COLOURS[1], exclusive, last)
+        for exclusive in (False, True)
+        for last in (False, True)
+    ]
+    samples += [
+        ("plan-path", 56.0, 28.0, 96.0, 28.0),
+        ("points", *_static_parts(board_name, "points")[0][1]),
+        ("start-rings", 56.0, 28.0, 56.0, 28.0),
+        ("cities", 56.0, 28.0, 56.0, 28.0, "Name", "red", False),
+        ("cities", 56.0, 28.0, 56.0, 28.0, "Name", "red", True),
+        ("starts", 56.0, 28.0, 56.0, 28.0, 1, SEAT_COLOURS[1], "1,2 3,4", True, 2),
+    ]
+    facts = [stylesheet(), renderer()]
+    for kind in ("detail", "overview"):
+        for element in samples:
+            facts += [
+                element_markup(board_name, element),
+                repr(element_box(board_name, kind, element)),
+            ]
+    return hashlib.sha256("\0".join(facts).encode()).hexdigest()
+
+
+def packed(image: Image.Image, box: Box) -> tuple | None:
+    """A stamp as the shared cache keeps it: cut to the pixels it covers, compressed."""
+    covered = image.getbbox()
+    if covered is None:
+        return None
+    cut = image.crop(covered)
+    return (box[0] + covered[0], box[1] + covered[1], cut.size, zlib.compress(cut.tobytes(), 1))
+
+
+def unpacked(kept_as: tuple | None) -> Stamp | None:
+    if kept_as is None:
+        return None
+    left, top, size, data = kept_as
+    return Stamp(Image.frombytes("RGBA", size, zlib.decompress(data)), left, top)
+
+
+# Pixels across the canvas the missing stamps are drawn on, side by side.
+SHEET_WIDTH = 2048
+
+
+def draw_each(board_name: str, kind: str, drawings: Sequence[tuple[Box, str]]) -> list[Image.Image]:
+    """Each of ``drawings`` (elements of the board's markup, the pixels ``box`` of the
+    board at the scale ``kind``) drawn transparent, as ``draw`` draws it, all in one
+    canvas: a canvas costs resvg about a millisecond whatever is on it. Each is an SVG
+    viewport of its own, which cuts it to its box as its own canvas would."""
     scale, _, _ = board_scale(board_name, kind)
-    found = [(name, *each) for name, markup in parts.items() for each in elements(name, markup)]
-    lots: list[tuple[Box, list[tuple[str, str]]]] = []
-    for name, element, (x1, y1, x2, y2) in found:
-        reach = REACH[name]
-        pixels = (
-            max(math.floor((min(x1, x2) - reach) * scale.sx), box[0]),
-            max(math.floor((min(y1, y2) - reach) * scale.sy), box[1]),
-            min(math.ceil((max(x1, x2) + reach) * scale.sx), box[2]),
-            min(math.ceil((max(y1, y2) + reach) * scale.sy), box[3]),
+    placed, x, y, row = [], 0, 0, 0
+    for (left, top, right, bottom), _ in drawings:
+        width, height = right - left, bottom - top
+        if x and x + width > SHEET_WIDTH:
+            x, y, row = 0, y + row, 0
+        placed.append((x, y, width, height))
+        x, row = x + width, max(row, height)
+    sheet_width = max(max(p[0] + p[2] for p in placed), 1)
+    sheet_height = max(max(p[1] + p[3] for p in placed), 1)
+    views = []
+    for (x, y, width, height), ((left, top, _, _), body) in zip(placed, drawings, strict=True):
+        view = f"{left / scale.sx} {top / scale.sy} {width / scale.sx} {height / scale.sy}"
+        views.append(
+            f'<svg x="{x}" y="{y}" width="{width}" height="{height}" viewBox="{view}" '
+            f'preserveAspectRatio="none">{body}</svg>'
         )
-        if pixels[0] >= pixels[2] or pixels[1] >= pixels[3]:
-            continue  # outside the box
-        if lots:
-            (a0, b0, a1, b1), members = lots[-1]
-            joined = (
-                min(a0, pixels[0]),
-                min(b0, pixels[1]),
-                max(a1, pixels[2]),
-                max(b1, pixels[3]),
-            )
-            # Joined when that draws no more pixels than apart, or few more than a
-            # canvas of its own costs.
-            if _area(joined) <= _area((a0, b0, a1, b1)) + _area(pixels) + JOIN_PIXELS:
-                lots[-1] = (joined, [*members, (name, element)])
-                continue
-        lots.append((pixels, [(name, element)]))
-    for where, members in lots:
-        body, group = [], None
-        for name, element in members:
-            if name != group:
-                body.append(("</g>" if group else "") + f'<g class="{name}">')
-                group = name
-            body.append(element)
-        drawn = draw(board_name, kind, where, "".join(body) + "</g>")
-        canvas.alpha_composite(drawn, (where[0] - box[0], where[1] - box[1]))
-
-
-def _area(box: Box) -> int:
-    return (box[2] - box[0]) * (box[3] - box[1])
+    markup = (
+        f'<svg class="board" width="{sheet_width}" height="{sheet_height}" '
+        f'viewBox="0 0 {sheet_width} {sheet_height}" xmlns="http://www.w3.org/2000/svg">'
+        + "".join(views)
+        + "</svg>"
+    )
+    drawn = rasterise(markup, stylesheet_for(classes_in(markup)))
+    sheet = Image.open(io.BytesIO(drawn)).convert("RGBA")
+    return [sheet.crop((x, y, x + width, y + height)) for x, y, width, height in placed]
 
 
 def layered(svg: dict, kind: str, box: Box) -> Image.Image:
@@ -483,26 +641,22 @@ def layered(svg: dict, kind: str, box: Box) -> Image.Image:
     over the ones before it as in its markup: the same pixels as drawing the markup at
     once, but for a level or so of a colour where anti-aliased edges overlap."""
     board_name = svg["board"]
-    parts = groups(str(render_svg(svg, lambda *_: "")))
     canvas = ground(board_name, kind, box)
-    # Track and the rings of new start markers lie under the crossing points (the rings
-    # touch none) and the cities; the start markers over them.
-    if kind == "detail":
-        lines = [*svg["tracks"], *svg.get("plan", ())]
-        ends = {(line[x], line[y]) for line in lines for x, y in (("x1", "y1"), ("x2", "y2"))}
-        points = _static_parts(board_name, "points")
-        parts["points"] = "".join(part for part, at in points if at[:2] in ends)
-    below = ("tracks", "plan-path", "points", "start-rings")
-    lay_game(canvas, board_name, kind, box, {name: parts[name] for name in below})
+    below, above = game_elements(svg, kind)
+    lay(canvas, stamps(board_name, kind, below), box)
     if kind == "overview":
-        canvas.alpha_composite(board_layer(board_name, kind, "points").crop(box))
-    for c in svg["cities"]:
-        city, left, top = city_layer(
-            board_name, kind, c["name"], c["colour"], c["x"], c["y"], c["mine"]
-        )
-        _lay(canvas, city, left - box[0], top - box[1])
-    lay_game(canvas, board_name, kind, box, {"starts": parts["starts"]})
-    return canvas.convert("RGB")
+        points = board_layer(board_name, kind, "points").crop(box)
+        canvas.paste(points, (0, 0), points)
+    lay(canvas, stamps(board_name, kind, above), box)
+    return canvas
+
+
+def lay(canvas: Image.Image, laid: Iterable[Stamp | None], box: Box) -> None:
+    """Each of ``laid`` over ``canvas``, the pixels ``box`` of the board (the paste cuts
+    it to the canvas): pasted through its own alpha, as over an opaque canvas."""
+    for stamp in laid:
+        if stamp is not None:
+            canvas.paste(stamp.image, (stamp.left - box[0], stamp.top - box[1]), stamp.image)
 
 
 def picture(
@@ -546,25 +700,34 @@ def picture(
 
 
 def palette_for(canvas: Image.Image) -> Image.Image:
-    """COLOURS colours for ``canvas``: a median cut of every other pixel of every other
-    row (the colours themselves, not averages: a quarter of the work), each colour near
-    one the board is drawn in made that one. Pillow gives each pixel the nearest colour
-    of a palette by a coarse table, which put the paper 4 levels off: with its own colour
-    in the palette it stays it."""
-    sample = canvas.resize((canvas.width // 2, canvas.height // 2), Image.Resampling.NEAREST)
+    """COLOURS colours for ``canvas``: a median cut of one pixel in SAMPLE across and
+    down (the colours themselves, not averages), each colour near one the board is drawn
+    in made that one. Pillow gives each pixel the nearest colour of a palette by a coarse
+    table, which put the paper 4 levels off: with its own colour in the palette it stays
+    it."""
+    sample = canvas.resize(
+        (canvas.width // SAMPLE, canvas.height // SAMPLE), Image.Resampling.NEAREST
+    )
     palette = sample.quantize(
         colors=COLOURS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
     )
     entries = palette.getpalette() or []
     snapped = []
     for entry in zip(entries[0::3], entries[1::3], entries[2::3], strict=True):
-        own = min(board_colours(), key=lambda colour: _apart(colour, entry))
-        snapped.extend(own if _apart(own, entry) <= SNAP else entry)
+        snapped.extend(snap(entry))
     palette.putpalette(snapped)
     return palette
 
 
+SAMPLE = 2
 SNAP = 8  # levels of a colour: a palette's colour this near one of the board's is made it
+
+
+@lru_cache(maxsize=4096)
+def snap(colour: tuple[int, int, int]) -> tuple[int, int, int]:
+    """``colour``, or the board's own colour SNAP levels or nearer to it."""
+    own = min(board_colours(), key=lambda board_colour: _apart(board_colour, colour))
+    return own if _apart(own, colour) <= SNAP else colour
 
 
 @cache

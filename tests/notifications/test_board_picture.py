@@ -214,22 +214,20 @@ def test_drawn_in_layers_it_is_the_whole_markup_drawn_at_once(language):
 
 
 def test_a_process_reads_the_boards_layers_another_process_drew(settings, monkeypatch):
-    """The grid, the crossing points and the cities are drawn by the first process that
-    needs them and kept in the cache the deployment's processes share: the next draws
-    only what the game changes, and the same picture."""
+    """The grid, the crossing points, and each element a game puts on the board (a track,
+    a start marker, a city) are drawn by the first process that needs them and kept in
+    the cache the deployment's processes share: the next process draws nothing, and the
+    same picture."""
     settings.CACHES = {
         **settings.CACHES,
         "shared": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "p"},
     }
 
     def new_process() -> None:
-        for kept in (board_picture.ground_tile, board_picture.board_layer):
+        for kept in (board_picture.ground_tile, board_picture.board_layer, board_picture.kept):
             kept.cache_clear()
-        board_picture.city_layer.cache_clear()
 
     state, events = late_position()
-    new_process()
-    first = draw(state, events, 0)
     drawn = []
     rasterise = board_picture.rasterise
     monkeypatch.setattr(
@@ -238,10 +236,14 @@ def test_a_process_reads_the_boards_layers_another_process_drew(settings, monkey
         lambda markup, *a, **k: drawn.append(markup) or rasterise(markup, *a, **k),
     )
     new_process()
+    first = draw(state, events, 0)
+    # The first process drew the game's elements, all of a scale on one canvas.
+    elements = [markup for markup in drawn if 'class="track' in markup]
+    assert len(elements) == 2
+    drawn.clear()
+    new_process()
     assert draw(state, events, 0) == first
-    # Track and start markers, on the reader's part and on the whole board: no grid, no city.
-    assert drawn
-    assert not any('class="city' in markup or 'class="line' in markup for markup in drawn)
+    assert not drawn
 
 
 def test_the_paper_keeps_its_colour_in_the_small_palette():
