@@ -18,6 +18,7 @@ import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import chain
 from pathlib import Path
 
 import resvg_py
@@ -265,40 +266,36 @@ def board_scale(board_name: str, kind: str) -> tuple[Scale, int, int]:
 
 
 def draw(
-    board_name: str,
-    kind: str,
-    box: Box,
-    body: str,
-    background: str | None = None,
-    *,
-    shared: bool = False,
+    board_name: str, kind: str, box: Box, body: str, background: str | None = None
 ) -> Image.Image:
     """``body``, elements of the board's markup, drawn over the pixels ``box`` of the
-    board at the scale ``kind``: on ``background``, or transparent (RGBA). ``shared``:
-    kept in the cache the deployment's processes share (a layer every picture of the
-    board needs, drawn by the first process that needs it)."""
+    board at the scale ``kind``: on ``background``, or transparent (RGBA). Kept in the
+    cache the deployment's processes share (a layer every picture of the board needs,
+    drawn by the first process that needs it)."""
+    markup = board_markup(board_name, kind, box, body)
+    style_sheet = stylesheet_for(classes_in(markup))
+    # Named by all that decides its pixels: a changed stylesheet, font or resvg is a new
+    # name, never a stale picture.
+    facts = "\0".join((markup, style_sheet, background or "", renderer()))
+    key = "board-picture:" + hashlib.sha256(facts.encode()).hexdigest()
+    cache = caches[settings.RAILMAIL_SHARED_CACHE]
+    drawn = cache.get(key)
+    if drawn is None:
+        drawn = rasterise(markup, style_sheet, background=background)
+        cache.set(key, drawn, timeout=KEPT_FOR)
+    return Image.open(io.BytesIO(drawn)).convert("RGBA")
+
+
+def board_markup(board_name: str, kind: str, box: Box, body: str) -> str:
+    """A drawing of ``body`` over the pixels ``box`` of the board at the scale ``kind``."""
     scale, _, _ = board_scale(board_name, kind)
     left, top, right, bottom = box
     width, height = right - left, bottom - top
     view = f"{left / scale.sx} {top / scale.sy} {width / scale.sx} {height / scale.sy}"
-    markup = (
+    return (
         f'<svg class="board" width="{width}" height="{height}" viewBox="{view}" '
         f'preserveAspectRatio="none" xmlns="http://www.w3.org/2000/svg">{body}</svg>'
     )
-    style_sheet = stylesheet_for(classes_in(markup))
-    if not shared:
-        drawn = rasterise(markup, style_sheet, background=background)
-    else:
-        # Named by all that decides its pixels: a changed stylesheet, font or resvg is a
-        # new name, never a stale picture.
-        facts = "\0".join((markup, style_sheet, background or "", renderer()))
-        key = "board-picture:" + hashlib.sha256(facts.encode()).hexdigest()
-        cache = caches[settings.RAILMAIL_SHARED_CACHE]
-        drawn = cache.get(key)
-        if drawn is None:
-            drawn = rasterise(markup, style_sheet, background=background)
-            cache.set(key, drawn, timeout=KEPT_FOR)
-    return Image.open(io.BytesIO(drawn)).convert("RGBA")
 
 
 KEPT_FOR = 30 * 24 * 3600  # seconds: a board's layers, drawn again a month on
@@ -318,7 +315,7 @@ def board_layer(board_name: str, kind: str, name: str) -> Image.Image:
     _, width, height = board_scale(board_name, kind)
     body = f'<g class="{name}">{static_layer(board_name, name)}</g>'
     background = PAPER if name == "lines" else None
-    return draw(board_name, kind, (0, 0, width, height), body, background, shared=True)
+    return draw(board_name, kind, (0, 0, width, height), body, background)
 
 
 # The ground under the reader's part (the lines and crossing points on the paper) is drawn
@@ -329,17 +326,36 @@ TILE = (300, 210)
 @lru_cache(maxsize=128)
 def ground_tile(board_name: str, column: int, row: int) -> Image.Image:
     """The lines and crossing points on the paper in one tile of the board drawn at the
-    part's scale."""
+    part's scale. Named in the shared cache by the tile and all that draws the board's
+    layers, so a process finds it without sorting out the elements on it."""
     left, top = column * TILE[0], row * TILE[1]
-    near = Region(left / DETAIL.sx, top / DETAIL.sy, TILE[0] / DETAIL.sx, TILE[1] / DETAIL.sy)
-    body = "".join(
-        f'<g class="{name}">'
-        + "".join(part for part, at in _static_parts(board_name, name) if _near(near, *at, NEAR))
-        + "</g>"
-        for name in ("lines", "points")
-    )
     box = (left, top, left + TILE[0], top + TILE[1])
-    return draw(board_name, "detail", box, body, PAPER, shared=True).convert("RGB")
+    facts = (board_name, repr((box, DETAIL, NEAR)), *layers_drawn_by(board_name))
+    name = "board-tile:" + hashlib.sha256("\0".join(facts).encode()).hexdigest()
+    cache = caches[settings.RAILMAIL_SHARED_CACHE]
+    drawn = cache.get(name)
+    if drawn is None:
+        near = Region(left / DETAIL.sx, top / DETAIL.sy, TILE[0] / DETAIL.sx, TILE[1] / DETAIL.sy)
+        body = "".join(
+            f'<g class="{layer}">'
+            + "".join(
+                part for part, at in _static_parts(board_name, layer) if _near(near, *at, NEAR)
+            )
+            + "</g>"
+            for layer in ("lines", "points")
+        )
+        markup = board_markup(board_name, "detail", box, body)
+        drawn = rasterise(markup, stylesheet_for(classes_in(markup)), background=PAPER)
+        cache.set(name, drawn, timeout=KEPT_FOR)
+    return Image.open(io.BytesIO(drawn)).convert("RGB")
+
+
+@cache
+def layers_drawn_by(board_name: str) -> tuple[str, ...]:
+    """What draws the board's static layers: their markup, the stylesheet, resvg and the
+    font (hashed: named with every tile)."""
+    facts = (static_layer(board_name, "lines"), static_layer(board_name, "points"))
+    return (hashlib.sha256("\0".join(facts).encode()).hexdigest(), stylesheet(), renderer())
 
 
 def ground(board_name: str, kind: str, box: Box) -> Image.Image:
@@ -521,37 +537,40 @@ class Kept:
 kept = Kept(most=4096)
 
 
-def stamps(board_name: str, kind: str, elements: Sequence[Element]) -> list[Stamp | None]:
-    """The stamps of ``elements`` at the scale ``kind`` (``None``: it covers no pixel):
-    kept in this process, else in the cache the deployment's processes share, else drawn
-    (all that are missing at once) and kept in both."""
-    found = {element: kept.get((board_name, kind, element)) for element in elements}
-    missing = [element for element, stamp in found.items() if stamp is False]
+def stamps(board_name: str, wanted: Sequence[tuple[str, Element]]) -> list[Stamp | None]:
+    """The stamps of ``wanted``, elements each at a scale (``None``: it covers no pixel):
+    kept in this process, else in the cache the deployment's processes share (one
+    request for all), else drawn (all that are missing on one canvas) and kept in both."""
+    found = {key: kept.get((board_name, *key)) for key in wanted}
+    missing = [key for key, stamp in found.items() if stamp is False]
     if missing:
         names = {
-            element: "board-stamp:"
-            + hashlib.sha256(
-                f"{board_name}\0{kind}\0{element!r}\0{drawn_by()}".encode()
-            ).hexdigest()
-            for element in missing
+            key: "board-stamp:"
+            + hashlib.sha256(f"{board_name}\0{key!r}\0{drawn_by()}".encode()).hexdigest()
+            for key in missing
         }
         cache = caches[settings.RAILMAIL_SHARED_CACHE]
         shared = cache.get_many(list(names.values()))
-        new = [element for element in missing if names[element] not in shared]
+        new = [key for key in missing if names[key] not in shared]
         if new:
-            boxes = [element_box(board_name, kind, element) for element in new]
-            markup = [element_markup(board_name, element) for element in new]
-            drawn = draw_each(board_name, kind, list(zip(boxes, markup, strict=True)))
+            boxes = [element_box(board_name, kind, element) for kind, element in new]
+            drawn = draw_each(
+                board_name,
+                [
+                    (kind, box, element_markup(board_name, element))
+                    for (kind, element), box in zip(new, boxes, strict=True)
+                ],
+            )
             made = {
-                names[element]: packed(image, box)
-                for element, image, box in zip(new, drawn, boxes, strict=True)
+                names[key]: packed(image, box)
+                for key, image, box in zip(new, drawn, boxes, strict=True)
             }
             cache.set_many(made, timeout=KEPT_FOR)
             shared.update(made)
-        for element in missing:
-            found[element] = unpacked(shared[names[element]])
-            kept.put((board_name, kind, element), found[element])
-    return [found[element] for element in elements]
+        for key in missing:
+            found[key] = unpacked(shared[names[key]])
+            kept.put((board_name, *key), found[key])
+    return [found[key] for key in wanted]
 
 
 @cache
@@ -603,28 +622,30 @@ def unpacked(kept_as: tuple | None) -> Stamp | None:
 SHEET_WIDTH = 2048
 
 
-def draw_each(board_name: str, kind: str, drawings: Sequence[tuple[Box, str]]) -> list[Image.Image]:
-    """Each of ``drawings`` (elements of the board's markup, the pixels ``box`` of the
-    board at the scale ``kind``) drawn transparent, as ``draw`` draws it, all in one
+def draw_each(board_name: str, drawings: Sequence[tuple[str, Box, str]]) -> list[Image.Image]:
+    """Each of ``drawings`` (elements of the board's markup, over the pixels ``box`` of
+    the board at the scale ``kind``) drawn transparent, as ``draw`` draws it, all on one
     canvas: a canvas costs resvg about a millisecond whatever is on it. Each is an SVG
     viewport of its own, which cuts it to its box as its own canvas would."""
-    scale, _, _ = board_scale(board_name, kind)
     placed, x, y, row = [], 0, 0, 0
-    for (left, top, right, bottom), _ in drawings:
+    for _, (left, top, right, bottom), _ in drawings:
         width, height = right - left, bottom - top
         if x and x + width > SHEET_WIDTH:
             x, y, row = 0, y + row, 0
         placed.append((x, y, width, height))
         x, row = x + width, max(row, height)
-    sheet_width = max(max(p[0] + p[2] for p in placed), 1)
-    sheet_height = max(max(p[1] + p[3] for p in placed), 1)
     views = []
-    for (x, y, width, height), ((left, top, _, _), body) in zip(placed, drawings, strict=True):
+    for (x, y, width, height), (kind, (left, top, _, _), body) in zip(
+        placed, drawings, strict=True
+    ):
+        scale, _, _ = board_scale(board_name, kind)
         view = f"{left / scale.sx} {top / scale.sy} {width / scale.sx} {height / scale.sy}"
         views.append(
             f'<svg x="{x}" y="{y}" width="{width}" height="{height}" viewBox="{view}" '
             f'preserveAspectRatio="none">{body}</svg>'
         )
+    sheet_width = max(max(x + width for x, _, width, _ in placed), 1)
+    sheet_height = max(max(y + height for _, y, _, height in placed), 1)
     markup = (
         f'<svg class="board" width="{sheet_width}" height="{sheet_height}" '
         f'viewBox="0 0 {sheet_width} {sheet_height}" xmlns="http://www.w3.org/2000/svg">'
@@ -643,11 +664,11 @@ def layered(svg: dict, kind: str, box: Box) -> Image.Image:
     board_name = svg["board"]
     canvas = ground(board_name, kind, box)
     below, above = game_elements(svg, kind)
-    lay(canvas, stamps(board_name, kind, below), box)
+    lay(canvas, stamps(board_name, [(kind, element) for element in below]), box)
     if kind == "overview":
         points = board_layer(board_name, kind, "points").crop(box)
         canvas.paste(points, (0, 0), points)
-    lay(canvas, stamps(board_name, kind, above), box)
+    lay(canvas, stamps(board_name, [(kind, element) for element in above]), box)
     return canvas
 
 
@@ -674,7 +695,17 @@ def picture(
         state, viewer, highlight=highlight, marked_cities=marked_cities, seat_names=seat_names
     )
     region = detail_region(state, viewer)
-    detail = layered(detail_part(svg, region), "detail", detail_box(region))
+    part = detail_part(svg, region)
+    # Every stamp the picture needs, at once: one request to the shared cache.
+    stamps(
+        svg["board"],
+        [
+            (kind, element)
+            for kind, whole in (("detail", part), ("overview", svg))
+            for element in chain(*game_elements(whole, kind))
+        ],
+    )
+    detail = layered(part, "detail", detail_box(region))
     _, width, height = board_scale(svg["board"], "overview")
     overview = layered(svg, "overview", (0, 0, width, height))
     canvas = Image.new("RGB", (WIDTH, detail.height + GAP + overview.height), PAPER)
@@ -726,7 +757,8 @@ SNAP = 8  # levels of a colour: a palette's colour this near one of the board's 
 @lru_cache(maxsize=4096)
 def snap(colour: tuple[int, int, int]) -> tuple[int, int, int]:
     """``colour``, or the board's own colour SNAP levels or nearer to it."""
-    own = min(board_colours(), key=lambda board_colour: _apart(board_colour, colour))
+    r, g, b = colour
+    own = min(board_colours(), key=lambda c: max(abs(c[0] - r), abs(c[1] - g), abs(c[2] - b)))
     return own if _apart(own, colour) <= SNAP else colour
 
 

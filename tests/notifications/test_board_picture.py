@@ -237,9 +237,9 @@ def test_a_process_reads_the_boards_layers_another_process_drew(settings, monkey
     )
     new_process()
     first = draw(state, events, 0)
-    # The first process drew the game's elements, all of a scale on one canvas.
+    # The first process drew the game's elements, all on one canvas.
     elements = [markup for markup in drawn if 'class="track' in markup]
-    assert len(elements) == 2
+    assert len(elements) == 1
     drawn.clear()
     new_process()
     assert draw(state, events, 0) == first
