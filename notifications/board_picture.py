@@ -680,6 +680,15 @@ def lay(canvas: Image.Image, laid: Iterable[Stamp | None], box: Box) -> None:
             canvas.paste(stamp.image, (stamp.left - box[0], stamp.top - box[1]), stamp.image)
 
 
+def warm() -> None:
+    """Load what every picture needs: the stylesheet, what draws the pictures, and each
+    board's layers at the scale of the whole board (from the shared cache, or drawn)."""
+    drawn_by()
+    for board_name in rules.BOARD_NAMES:
+        for layer in ("lines", "points"):
+            board_layer(board_name, "overview", layer)
+
+
 def picture(
     state: rules.GameState,
     viewer: int,

@@ -4,7 +4,7 @@ import os
 import time
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun
+from celery.signals import task_postrun, task_prerun, worker_init
 
 from pbem.logs import log_task
 
@@ -30,3 +30,18 @@ def task_finished(task_id: str, task, args, state: str | None = None, **kwargs) 
     log_task(
         task.name, task_id, tuple(args or ()), state or "unknown", time.perf_counter() - started
     )
+
+
+@worker_init.connect(dispatch_uid="pbem.warm")
+def warm(**kwargs) -> None:
+    """Load what every email needs before the first task (a prefork pool's processes
+    inherit it), not while sending it."""
+    from django.apps import apps
+
+    if not apps.ready:  # Celery's Django fixup has set it up before this signal
+        import django
+
+        django.setup()
+    from notifications.warm import warm as load
+
+    load()
