@@ -21,7 +21,8 @@ invitations, earlier turns' emails) are set aside.
 - worker CPU: the CPU seconds the worker process spent meanwhile (``/proc``), an email:
   what a worker costs, read apart from the wall time, which on a shared machine is
   mostly other work's.
-- the split: in a process of its own, each row's email built as the worker builds it,
+- the split: in a process of its own, each row's email built as the worker builds it
+  (after what the worker loads when it starts, where the tree has notifications.warm),
   timed in three parts (CPU time): the picture of the board, the suggestions, the rest.
 - floor: the same emails' SMTP sends alone (built beforehand, sent over one
   connection): what no email can cost less than.
@@ -157,6 +158,12 @@ def split(ids_file: str) -> None:
         from games.words import suggestions
     except ImportError:  # pragma: no cover - an older tree
         suggestions = None
+    try:
+        from notifications.warm import warm
+    except ImportError:  # pragma: no cover - an older tree
+        pass
+    else:
+        warm()  # as the worker does when it starts (pbem.celery), before its first task
     ids = json.loads(Path(ids_file).read_text())
     spent = {"picture": 0.0, "suggestions": 0.0}
 
