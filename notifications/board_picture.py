@@ -323,30 +323,52 @@ def board_layer(board_name: str, kind: str, name: str) -> Image.Image:
 TILE = (300, 210)
 
 
-@lru_cache(maxsize=128)
-def ground_tile(board_name: str, column: int, row: int) -> Image.Image:
-    """The lines and crossing points on the paper in one tile of the board drawn at the
-    part's scale. Named in the shared cache by the tile and all that draws the board's
-    layers, so a process finds it without sorting out the elements on it."""
+def ground_tiles(board_name: str, places: Sequence[tuple[int, int]]) -> list[Image.Image]:
+    """The lines and crossing points on the paper in the tiles at ``places`` (column,
+    row) of the board drawn at the part's scale: kept in this process, else in the shared
+    cache (one request for all, each named by its place and all that draws the board's
+    layers, so a process finds it without sorting out the elements on it), else drawn."""
+    found = {place: tiles_kept.get((board_name, place)) for place in places}
+    missing = [place for place, tile in found.items() if tile is False]
+    if missing:
+        names = {
+            place: "board-ground:"
+            + hashlib.sha256(
+                "\0".join(
+                    (board_name, repr((place, TILE, DETAIL, NEAR)), *layers_drawn_by(board_name))
+                ).encode()
+            ).hexdigest()
+            for place in missing
+        }
+        cache = caches[settings.RAILMAIL_SHARED_CACHE]
+        shared = cache.get_many(list(names.values()))
+        made = {
+            names[place]: zlib.compress(draw_tile(board_name, *place).tobytes(), 1)
+            for place in missing
+            if names[place] not in shared
+        }
+        if made:
+            cache.set_many(made, timeout=KEPT_FOR)
+            shared.update(made)
+        for place in missing:
+            found[place] = Image.frombytes("RGB", TILE, zlib.decompress(shared[names[place]]))
+            tiles_kept.put((board_name, place), found[place])
+    return [found[place] for place in places]
+
+
+def draw_tile(board_name: str, column: int, row: int) -> Image.Image:
+    """The tile of the ground at ``(column, row)``, drawn."""
     left, top = column * TILE[0], row * TILE[1]
     box = (left, top, left + TILE[0], top + TILE[1])
-    facts = (board_name, repr((box, DETAIL, NEAR)), *layers_drawn_by(board_name))
-    name = "board-tile:" + hashlib.sha256("\0".join(facts).encode()).hexdigest()
-    cache = caches[settings.RAILMAIL_SHARED_CACHE]
-    drawn = cache.get(name)
-    if drawn is None:
-        near = Region(left / DETAIL.sx, top / DETAIL.sy, TILE[0] / DETAIL.sx, TILE[1] / DETAIL.sy)
-        body = "".join(
-            f'<g class="{layer}">'
-            + "".join(
-                part for part, at in _static_parts(board_name, layer) if _near(near, *at, NEAR)
-            )
-            + "</g>"
-            for layer in ("lines", "points")
-        )
-        markup = board_markup(board_name, "detail", box, body)
-        drawn = rasterise(markup, stylesheet_for(classes_in(markup)), background=PAPER)
-        cache.set(name, drawn, timeout=KEPT_FOR)
+    near = Region(left / DETAIL.sx, top / DETAIL.sy, TILE[0] / DETAIL.sx, TILE[1] / DETAIL.sy)
+    body = "".join(
+        f'<g class="{layer}">'
+        + "".join(part for part, at in _static_parts(board_name, layer) if _near(near, *at, NEAR))
+        + "</g>"
+        for layer in ("lines", "points")
+    )
+    markup = board_markup(board_name, "detail", box, body)
+    drawn = rasterise(markup, stylesheet_for(classes_in(markup)), background=PAPER)
     return Image.open(io.BytesIO(drawn)).convert("RGB")
 
 
@@ -366,10 +388,13 @@ def ground(board_name: str, kind: str, box: Box) -> Image.Image:
         return board_layer(board_name, kind, "lines").crop(box).convert("RGB")
     canvas = Image.new("RGB", (box[2] - box[0], box[3] - box[1]))
     across, down = TILE
-    for row in range(box[1] // down, (box[3] - 1) // down + 1):
-        for column in range(box[0] // across, (box[2] - 1) // across + 1):
-            tile = ground_tile(board_name, column, row)
-            canvas.paste(tile, (column * across - box[0], row * down - box[1]))
+    places = [
+        (column, row)
+        for row in range(box[1] // down, (box[3] - 1) // down + 1)
+        for column in range(box[0] // across, (box[2] - 1) // across + 1)
+    ]
+    for (column, row), tile in zip(places, ground_tiles(board_name, places), strict=True):
+        canvas.paste(tile, (column * across - box[0], row * down - box[1]))
     return canvas
 
 
@@ -512,8 +537,7 @@ class Stamp:
 
 
 class Kept:
-    """Each process's stamps, the most recently used ``most`` of them (about 10 KB each
-    at the part's scale)."""
+    """The most recently used ``most`` of each process's stamps or tiles."""
 
     def __init__(self, most: int) -> None:
         self.most = most
@@ -534,7 +558,8 @@ class Kept:
         self.stamps.clear()
 
 
-kept = Kept(most=4096)
+kept = Kept(most=4096)  # stamps: about 10 KB each at the part's scale, under 1 KB whole
+tiles_kept = Kept(most=128)  # the ground's tiles: 190 KB each
 
 
 def stamps(board_name: str, wanted: Sequence[tuple[str, Element]]) -> list[Stamp | None]:

@@ -224,7 +224,7 @@ def test_a_process_reads_the_boards_layers_another_process_drew(settings, monkey
     }
 
     def new_process() -> None:
-        for kept in (board_picture.ground_tile, board_picture.board_layer, board_picture.kept):
+        for kept in (board_picture.tiles_kept, board_picture.board_layer, board_picture.kept):
             kept.cache_clear()
 
     state, events = late_position()
