@@ -559,7 +559,7 @@ class Kept:
 
 
 kept = Kept(most=4096)  # stamps: about 10 KB each at the part's scale, under 1 KB whole
-tiles_kept = Kept(most=128)  # the ground's tiles: 190 KB each
+tiles_kept = Kept(most=64)  # the ground's tiles (250 KB each): all of both boards' 50
 
 
 def stamps(board_name: str, wanted: Sequence[tuple[str, Element]]) -> list[Stamp | None]:
