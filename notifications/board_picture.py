@@ -14,12 +14,14 @@ import hashlib
 import io
 import math
 import re
+import threading
 import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import chain
 from pathlib import Path
+from typing import Any
 
 import resvg_py
 from django.conf import settings
@@ -537,25 +539,31 @@ class Stamp:
 
 
 class Kept:
-    """The most recently used ``most`` of each process's stamps or tiles."""
+    """The most recently used ``most`` of each process's stamps or tiles (a threaded
+    server's requests may share them)."""
 
     def __init__(self, most: int) -> None:
         self.most = most
-        self.stamps: dict[tuple, Stamp | None] = {}
+        self.stamps: dict[tuple, Any] = {}
+        self.lock = threading.Lock()
 
-    def get(self, key: tuple) -> Stamp | None | bool:
-        stamp = self.stamps.pop(key, False)
-        if stamp is not False:
-            self.stamps[key] = stamp
-        return stamp
+    def get(self, key: tuple) -> Any:
+        """What is kept under ``key``, or False."""
+        with self.lock:
+            found = self.stamps.pop(key, False)
+            if found is not False:
+                self.stamps[key] = found
+            return found
 
-    def put(self, key: tuple, stamp: Stamp | None) -> None:
-        self.stamps[key] = stamp
-        while len(self.stamps) > self.most:
-            del self.stamps[next(iter(self.stamps))]
+    def put(self, key: tuple, value: Any) -> None:
+        with self.lock:
+            self.stamps[key] = value
+            while len(self.stamps) > self.most:
+                del self.stamps[next(iter(self.stamps))]
 
     def cache_clear(self) -> None:
-        self.stamps.clear()
+        with self.lock:
+            self.stamps.clear()
 
 
 kept = Kept(most=4096)  # stamps: about 10 KB each at the part's scale, under 1 KB whole
