@@ -55,10 +55,12 @@ def queue_after_commit(task, row_id: int, due: datetime) -> None:
     if wait and task.app.conf.task_always_eager:
         return  # in-process, a countdown would run at once: the sweep sends it when due
     # robust: a broker that is down must not turn a committed move into an error page.
+    # The argument is a key: plain repr() is enough, as in helpers.broker (Celery's
+    # saferepr of it is a good part of the publish's work).
+    options = {"argsrepr": repr((row_id,)), "kwargsrepr": "{}"}
     if wait:
-        transaction.on_commit(lambda: task.apply_async((row_id,), countdown=wait), robust=True)
-    else:
-        transaction.on_commit(lambda: task.delay(row_id), robust=True)
+        options["countdown"] = wait
+    transaction.on_commit(lambda: task.apply_async((row_id,), **options), robust=True)
 
 
 @shared_task

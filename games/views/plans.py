@@ -124,6 +124,8 @@ class ThenForm(forms.Form):
 def after_move(request: HttpRequest, seat: Seat, token: str) -> HttpResponse | None:
     """The page that asks once for the plan chosen with a move by hand for the next turns
     (for a route, its page to pick it on); None when no plan was chosen."""
+    if not request.POST.get("then"):
+        return None  # the usual move: no form for a choice not sent
     form = ThenForm(request.POST)
     then = form.cleaned_data["then"] if form.is_valid() else ""
     if not then:
