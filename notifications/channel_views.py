@@ -53,6 +53,18 @@ def panel(
     return _render(token, listed, creator, csrf_token or get_token(request))
 
 
+def fixed(seat: Seat) -> tuple | None:
+    """What ``seat``'s panel shows besides the CSRF token when that is all that changes
+    it from one visit through the seat's link to the next (it lists no channel); else
+    None. A cached page holds such a panel."""
+    if seat.is_bot or not seat.email:
+        return ("none",)
+    # The flags read with the seat: with either set, the panel asks what to list.
+    if seat.has_channels or seat.game.has_channel:
+        return None
+    return ("unlisted", _creator(seat))
+
+
 def _render(token: str, listed: list[dict], creator: bool, csrf_token: str) -> SafeString:
     context = {
         "token": token,

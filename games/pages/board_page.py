@@ -67,6 +67,16 @@ class PageFacts:
         )
 
 
+@dataclass(frozen=True)
+class Insert:
+    """A part of the board page made by the page's caller, given the CSRF token."""
+
+    make: Callable[[str], str]
+    # What it shows when only the token changes it on every visit through the link (in
+    # its language): it is then part of the cached page. None: made for each request.
+    fixed: tuple | None = None
+
+
 def is_my_turn(state: rules.GameState, table: PageFacts) -> bool:
     return state.seat_to_move == table.viewer and not table.viewer_is_bot
 
@@ -159,14 +169,17 @@ def page(
     seat: Seat,
     table: PageFacts,
     around: dict,
-    **inserts: Callable[[str], str],
+    **inserts: Insert,
 ) -> bytes:
     """``seat``'s whole board page as a GET shows it, as UTF-8.
 
     Cached for its inputs (``around``: plain values only); the CSRF token, the table talk
-    and ``inserts`` (each a function of the CSRF token) are filled in per request.
+    (unless nobody has talked yet) and the ``inserts`` that are not ``fixed`` are filled
+    in per request.
     """
     game, token = seat.game, table.token
+    # Most tables are quiet: their talk panel is part of the cached page.
+    quiet = talk_panel.quiet(seat)
     finished = game.status == Game.Status.FINISHED
     played_again = finished and Game.objects.filter(follows_id=game.pk).exists()
     # Read only once the game is over: a running game's page asks nothing more.
@@ -179,6 +192,8 @@ def page(
         (played_again, may_play_again),
         # The owner's plan and browser zone: the plan panel is in the cached page.
         (plan_panel.key(seat), seat.browser_time_zone),
+        quiet,
+        tuple((name, insert.fixed) for name, insert in sorted(inserts.items())),
     )
 
     def render(holes: page_cache.Holes) -> str:
@@ -191,9 +206,18 @@ def page(
             "token": token,
             **around,
             **board_parts(game, table, holes, planned),
-            "talk": holes.insert("talk"),
+            "talk": (
+                talk_panel.quiet_panel(seat, token, holes.csrf_token)
+                if quiet
+                else holes.insert("talk")
+            ),
             "consent": consent_panel.panel(seat, token, snapshot, table.seats, holes.csrf_token),
-            **{name: holes.insert(name) for name in inserts},
+            **{
+                name: insert.make(holes.csrf_token)
+                if insert.fixed is not None
+                else holes.insert(name)
+                for name, insert in inserts.items()
+            },
             "csrf_token": holes.csrf_token,
             "plan": plan,
             "played_again": played_again,
@@ -203,8 +227,11 @@ def page(
 
     # One token for the page's forms and the panel's: each get_token() masks it anew.
     csrf_token = get_token(request)
-    talk = talk_panel.panel(request, seat, token, csrf_token=csrf_token)
-    filled = {name: make(csrf_token) for name, make in inserts.items()}
+    filled = {
+        name: insert.make(csrf_token) for name, insert in inserts.items() if insert.fixed is None
+    }
+    if not quiet:
+        filled["talk"] = talk_panel.panel(request, seat, token, csrf_token=csrf_token)
     # Without a digest no key names this log: rendered afresh.
     fresh = not game.log_digest
     return page_cache.page(
@@ -214,7 +241,6 @@ def page(
         render,
         fresh=fresh,
         csrf_token=csrf_token,
-        talk=talk,
         **filled,
     )
 

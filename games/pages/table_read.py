@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import overload
 
 from django.db import DEFAULT_DB_ALIAS
-from django.db.models import Model, QuerySet
+from django.db.models import Case, Expression, F, Model, Q, QuerySet, When
 
 from accounts.models import User
 from games.models import Game, Seat
@@ -24,6 +24,8 @@ from helpers.compiled_queries import CompiledQuery
 # read as select_related("game__created_by").only(...) reads it: on every row, so only
 # these few columns, not the account's dates.
 CREATOR_FIELDS = ("email", "name")
+# The game's columns that cost most to decode (JSON, times), read on the viewer's row only.
+DECODED = ("JSONField", "DateTimeField", "DurationField")
 
 
 @dataclass(frozen=True)
@@ -61,21 +63,29 @@ class TableRead:
         seat_names, self.seat_attnames = _fields(Seat)
         game_names, self.game_attnames = _fields(Game)
         user_names, self.user_attnames = _fields(User)
-        self.columns = (
-            *seat_names,
-            *(f"game__{name}" for name in game_names),
-            *(f"user__{name}" for name in user_names),
-            *(f"game__created_by__{name}" for name in CREATOR_FIELDS),
+        self.names = (
+            seat_names,
+            tuple(f"game__{name}" for name in game_names),
+            tuple(f"user__{name}" for name in user_names),
+            tuple(f"game__created_by__{name}" for name in CREATOR_FIELDS),
         )
-        self.query = CompiledQuery(lambda game: self.seats(game).values_list(*self.columns))
+        self.viewers_only = {
+            f"game__{field.name}"
+            for field in Game._meta.concrete_fields
+            if field.get_internal_type() in DECODED
+        }
+        self.query = CompiledQuery(
+            lambda game, position: self.seats(game).values_list(*self.columns(position))
+        )
         game_at = len(seat_names)
         user_at = game_at + len(game_names)
         creator_at = user_at + len(user_names)
+        self.width = creator_at + len(CREATOR_FIELDS)
         self.parts = (
             slice(0, game_at),
             slice(game_at, user_at),
             slice(user_at, creator_at),
-            slice(creator_at, len(self.columns)),
+            slice(creator_at, self.width),
         )
         shown = (
             "position",
@@ -88,6 +98,24 @@ class TableRead:
         )
         self.row_fields = tuple(seat_names.index(name) for name in shown)
 
+    def columns(self, position: int | Expression) -> tuple[str | Expression, ...]:
+        """What ``seats`` reads for the seat at ``position``: every seat with its game,
+        account and the game's creator, but the game's JSON and times on that seat's row
+        only: on the others they would only repeat it, decoded again row by row."""
+        seat, game, user, creator = self.names
+        viewer = Q(position=position)
+        return (
+            *seat,
+            *(
+                Case(When(viewer, then=F(name)), default=None)
+                if name in self.viewers_only
+                else name
+                for name in game
+            ),
+            *user,
+            *creator,
+        )
+
     @staticmethod
     def seats(game: int) -> QuerySet[Seat]:
         """The seats of game ``game`` in play order, which ``columns`` are read from."""
@@ -95,10 +123,11 @@ class TableRead:
 
     def __call__(self, game_id: int, position: int) -> SeatAtTable | None:
         """Seat ``position`` of game ``game_id`` at its table, or None."""
-        return self.at(self.query.rows(game=game_id), position)
+        return self.at(self.query.rows(game=game_id, position=position), position)
 
     def at(self, rows: list[tuple], position: int) -> SeatAtTable | None:
-        """Seat ``position`` at its table, from ``rows`` of ``columns`` (``seats``'s order)."""
+        """Seat ``position`` at its table, from ``rows`` of ``columns(position)`` (``seats``'s
+        order)."""
         found, table = None, []
         at, name, is_bot, autopilot, joined_at, level, timeouts = self.row_fields
         for row in rows:

@@ -23,14 +23,14 @@ def panel(
     """``seat``'s view of its table's talk; with a form to write unless ``readonly``.
     ``csrf_token`` goes into the forms (by default the request's own)."""
     writes = not (readonly or seat.is_bot)
-    if seat.game.last_talk_at is None:
-        # A table nobody has talked at: the same panel for every request through this
-        # link (in its language), rendered once; the CSRF token is filled in each time.
-        def render(holes: page_cache.Holes) -> dict[str, str]:
-            context = _context(seat, token, [], [], writes, holes.csrf_token)
-            return {"panel": render_to_string("games/_talk.html", context)}
-
-        fragment = page_cache.cached("talk-empty", (token, writes), render)
+    if quiet(seat):
+        # The same panel for every request through this link (in its language), rendered
+        # once; the CSRF token is filled in each time.
+        fragment = page_cache.cached(
+            "talk-empty",
+            (token, writes),
+            lambda holes: {"panel": quiet_panel(seat, token, holes.csrf_token, readonly)},
+        )
         return fragment.fill("panel", request, csrf_token)
     messages_list = list(talk.visible_to(seat))
     muted = set(TalkMute.objects.filter(seat=seat).values_list("muted_id", flat=True))
@@ -41,6 +41,18 @@ def panel(
     ]
     context = _context(seat, token, messages_list, others, writes, csrf_token)
     return render_to_string("games/_talk.html", context, request)
+
+
+def quiet(seat: Seat) -> bool:
+    """Nobody has talked at ``seat``'s table: its panel says so, and only the CSRF token
+    and the link's language change it."""
+    return seat.game.last_talk_at is None
+
+
+def quiet_panel(seat: Seat, token: str, csrf_token: str, readonly: bool = False) -> SafeString:
+    """The panel of a ``quiet`` table, with ``csrf_token`` in its form."""
+    writes = not (readonly or seat.is_bot)
+    return render_to_string("games/_talk.html", _context(seat, token, [], [], writes, csrf_token))
 
 
 def _context(seat, token, messages_list, others, writes, csrf_token) -> dict:

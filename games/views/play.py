@@ -92,9 +92,11 @@ def show_board(request: HttpRequest, visit: SeatVisit) -> HttpResponse:
     token = request.resolver_match.kwargs["token"]
     facts = PageFacts.of(at, token)
 
-    def channels(csrf_token: str) -> str:  # the seat's channels besides email, per request
-        return channel_views.panel(request, seat, token, csrf_token)
-
+    # The seat's channels besides email.
+    channels = board_page.Insert(
+        lambda csrf_token: channel_views.panel(request, seat, token, csrf_token),
+        channel_views.fixed(seat),
+    )
     return HttpResponse(board_page.page(request, seat, facts, around, channels=channels))
 
 

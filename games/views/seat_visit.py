@@ -28,10 +28,10 @@ class VisitRead:
 
     def __init__(self, table: TableRead) -> None:
         self.table = table
-        self.width = len(table.columns)
+        self.width = table.width
         self.query = CompiledQuery(
             lambda game, position: table.seats(game).values_list(
-                *table.columns, *preferences.stopped_columns(position)
+                *table.columns(position), *preferences.stopped_columns(position)
             )
         )
 

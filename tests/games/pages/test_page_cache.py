@@ -18,6 +18,7 @@ from games import rules
 from games.links import seat_path
 from games.pages.page_cache import SOURCE_SUFFIXES, page_sources, sources_stamp
 from games.services import load_state, talk
+from notifications import channel_settings, channels
 from notifications.models import MailPreference
 from tests.conftest import ON_POSTGRES, play_turn
 from tests.factories import GameFactory, UserFactory
@@ -102,6 +103,19 @@ def test_what_the_page_reads_afresh_shows_at_once(client):
     assert b"Grace" in client.get(path).content
     client.logout()
     assert b"Grace" not in client.get(path).content
+
+
+def test_a_channel_added_shows_on_the_cached_page_at_once(client, settings):
+    """A seat with no channel has its channels panel in the cached page; one added is
+    listed at once."""
+    settings.RAILMAIL_CHANNELS_ALLOW_PRIVATE = True  # example.org resolves nowhere here
+    game = GameFactory()
+    seat = game.seats.get(position=(game.seat_to_move + 1) % 3)
+    path = seat_path(seat)
+    client.get(path)  # cached with the panel that lists nothing
+    assert b"ntfy.example.org" not in client.get(path).content
+    channel = channel_settings.add_for_seat(seat, "ntfys://ntfy.example.org/my-topic")
+    assert channels.masked(channel.url).encode() in client.get(path).content
 
 
 def test_the_note_after_a_move_is_kept_with_the_page_it_leads_to_not_the_seats_link(client):
