@@ -1,5 +1,7 @@
 """The game emails that moves cause, written with the move and sent after its commit."""
 
+import re
+
 import pytest
 from django.core import mail
 from django.db import transaction
@@ -24,11 +26,14 @@ def test_starting_a_game_tells_the_first_player_it_is_their_turn(
     assert email.subject == f"Your turn · {game.display_name}"
     for city in state.hands[state.seat_to_move]:
         assert city in email.body
-    # Hidden information: nobody else's cities.
+    # Hidden information: nobody else's cities. A suggested start marker off any city is
+    # placed from the nearest city ("1 west of Bismarck"): the board's, not a hand's.
+    own = set(state.hands[state.seat_to_move])
     for position, hand in enumerate(state.hands):
         if position != state.seat_to_move:
-            own = set(state.hands[state.seat_to_move])
-            assert not any(city in email.body for city in set(hand) - own)
+            for city in set(hand) - own:
+                landmark = rf"\d+ [a-z-]+ of {re.escape(city)}\b"
+                assert city not in re.sub(landmark, "", email.body)
 
 
 def test_a_move_tells_the_next_player_what_happened_and_never_the_mover(
