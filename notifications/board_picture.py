@@ -16,7 +16,7 @@ import math
 import re
 import threading
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import chain
@@ -327,35 +327,22 @@ TILE = (300, 210)
 
 def ground_tiles(board_name: str, places: Sequence[tuple[int, int]]) -> list[Image.Image]:
     """The lines and crossing points on the paper in the tiles at ``places`` (column,
-    row) of the board drawn at the part's scale: kept in this process, else in the shared
-    cache (one request for all, each named by its place and all that draws the board's
-    layers, so a process finds it without sorting out the elements on it), else drawn."""
-    found = {place: tiles_kept.get((board_name, place)) for place in places}
-    missing = [place for place, tile in found.items() if tile is False]
-    if missing:
-        names = {
-            place: "board-ground:"
-            + hashlib.sha256(
-                "\0".join(
-                    (board_name, repr((place, TILE, DETAIL, NEAR)), *layers_drawn_by(board_name))
-                ).encode()
-            ).hexdigest()
-            for place in missing
-        }
-        cache = caches[settings.RAILMAIL_SHARED_CACHE]
-        shared = cache.get_many(list(names.values()))
-        made = {
-            names[place]: zlib.compress(draw_tile(board_name, *place).tobytes(), 1)
-            for place in missing
-            if names[place] not in shared
-        }
-        if made:
-            cache.set_many(made, timeout=KEPT_FOR)
-            shared.update(made)
-        for place in missing:
-            found[place] = Image.frombytes("RGB", TILE, zlib.decompress(shared[names[place]]))
-            tiles_kept.put((board_name, place), found[place])
-    return [found[place] for place in places]
+    row) of the board drawn at the part's scale (``fetched``: each named by its place and
+    all that draws the board's layers, so a process finds it without sorting out the
+    elements on it)."""
+
+    def name(key: tuple) -> str:
+        board, place = key
+        facts = (board, repr((place, TILE, DETAIL, NEAR)), *layers_drawn_by(board))
+        return "board-ground:" + hashlib.sha256("\0".join(facts).encode()).hexdigest()
+
+    return fetched(
+        tiles_kept,
+        [(board_name, place) for place in places],
+        name,
+        lambda new: [zlib.compress(draw_tile(board, *place).tobytes(), 1) for board, place in new],
+        lambda raw: Image.frombytes("RGB", TILE, zlib.decompress(raw)),
+    )
 
 
 def draw_tile(board_name: str, column: int, row: int) -> Image.Image:
@@ -571,39 +558,53 @@ tiles_kept = Kept(most=64)  # the ground's tiles (250 KB each): all of both boar
 
 
 def stamps(board_name: str, wanted: Sequence[tuple[str, Element]]) -> list[Stamp | None]:
-    """The stamps of ``wanted``, elements each at a scale (``None``: it covers no pixel):
-    kept in this process, else in the cache the deployment's processes share (one
-    request for all), else drawn (all that are missing on one canvas) and kept in both."""
-    found = {key: kept.get((board_name, *key)) for key in wanted}
-    missing = [key for key, stamp in found.items() if stamp is False]
+    """The stamps of ``wanted``, elements each at a scale (``None``: it covers no pixel),
+    as ``fetched`` finds them (those missing drawn all on one canvas)."""
+
+    def name(key: tuple) -> str:
+        facts = f"{key[0]}\0{key[1:]!r}\0{drawn_by()}"
+        return "board-stamp:" + hashlib.sha256(facts.encode()).hexdigest()
+
+    def draw_new(new: list[tuple]) -> list[tuple | None]:
+        boxes = [element_box(board_name, kind, element) for _, kind, element in new]
+        drawn = draw_each(
+            board_name,
+            [
+                (kind, box, element_markup(board_name, element))
+                for (_, kind, element), box in zip(new, boxes, strict=True)
+            ],
+        )
+        return [packed(image, box) for image, box in zip(drawn, boxes, strict=True)]
+
+    return fetched(kept, [(board_name, *key) for key in wanted], name, draw_new, unpacked)
+
+
+def fetched(
+    process: Kept,
+    keys: Sequence[tuple],
+    name: Callable[[tuple], str],
+    make: Callable[[list[tuple]], list[Any]],
+    unpack: Callable[[Any], Any],
+) -> list[Any]:
+    """What is kept under each of ``keys``: in this process (``process``), else in the
+    cache the deployment's processes share under ``name(key)`` (one request for all),
+    else made (``make``: those missing at once, as the shared cache keeps them) and kept
+    in both."""
+    found = {key: process.get(key) for key in keys}
+    missing = [key for key, value in found.items() if value is False]
     if missing:
-        names = {
-            key: "board-stamp:"
-            + hashlib.sha256(f"{board_name}\0{key!r}\0{drawn_by()}".encode()).hexdigest()
-            for key in missing
-        }
+        names = {key: name(key) for key in missing}
         cache = caches[settings.RAILMAIL_SHARED_CACHE]
         shared = cache.get_many(list(names.values()))
         new = [key for key in missing if names[key] not in shared]
         if new:
-            boxes = [element_box(board_name, kind, element) for kind, element in new]
-            drawn = draw_each(
-                board_name,
-                [
-                    (kind, box, element_markup(board_name, element))
-                    for (kind, element), box in zip(new, boxes, strict=True)
-                ],
-            )
-            made = {
-                names[key]: packed(image, box)
-                for key, image, box in zip(new, drawn, boxes, strict=True)
-            }
+            made = {names[key]: value for key, value in zip(new, make(new), strict=True)}
             cache.set_many(made, timeout=KEPT_FOR)
             shared.update(made)
         for key in missing:
-            found[key] = unpacked(shared[names[key]])
-            kept.put((board_name, *key), found[key])
-    return [found[key] for key in wanted]
+            found[key] = unpack(shared[names[key]])
+            process.put(key, found[key])
+    return [found[key] for key in keys]
 
 
 @cache
