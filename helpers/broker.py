@@ -1,32 +1,44 @@
 """Queueing many small Celery tasks at once, over one connection to the broker."""
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from itertools import zip_longest
 
 from kombu.exceptions import BatchPublishError, OperationalError
 
 log = logging.getLogger(__name__)
 
 
-def queue_each(task, calls: Iterable[tuple]) -> None:
-    """Queue ``task`` once with each argument tuple of ``calls``, in one round trip.
+def queue_each(task, calls: Iterable[tuple], countdowns: Sequence[float] = ()) -> None:
+    """Queue ``task`` once with each argument tuple of ``calls``, in one round trip; the
+    call at index i waits ``countdowns[i]`` wall seconds on the broker, if given.
 
+    Run in-process (no broker), a countdown would run its call at once: such a call is
+    left to the next scan, which finds it again when it is due.
     A failing call is logged and the others go on; a broker fault stops the batch and is
     logged, losing nothing: tasks are idempotent and the next scan finds their work again.
     """
-    calls = list(calls)
+    eager = task.app.conf.task_always_eager
+    calls = [
+        (args, countdown)
+        for args, countdown in zip_longest(calls, countdowns, fillvalue=0.0)
+        if not (eager and countdown)
+    ]
     if not calls:
         return
-    if task.app.conf.task_always_eager:
-        for args in calls:
+    if eager:
+        for args, _countdown in calls:
             _send(task, args)
         return
     try:
         with task.app.producer_or_acquire() as producer, producer.batch():
-            options = {}
-            for args in calls:
-                if _send(task, args, BROKER_FAULTS, producer=producer, **options):
-                    options = ONLY_BUFFERED
+            declared = False
+            for args, countdown in calls:
+                options = {**(ONLY_BUFFERED if declared else {})}
+                if countdown:
+                    options["countdown"] = countdown
+                sent = _send(task, args, BROKER_FAULTS, producer=producer, **options)
+                declared = declared or sent
     except BROKER_FAULTS:
         log.exception(
             "queueing %d %s tasks failed; the next scan finds their work again",

@@ -194,12 +194,13 @@ def _finish(row: ChannelNotice, status: str, **fields) -> None:
     )
 
 
-def due_notices(now: datetime) -> list[int]:
-    """The pending notices due now (the minute's sweep delivers each)."""
+def due_notices(until: datetime) -> list[tuple[int, datetime]]:
+    """The pending notices due by ``until``, soonest first, each with when it is due (the
+    minute's sweep queues each)."""
     due = ChannelNotice.objects.filter(
-        status=ChannelNotice.Status.PENDING, next_attempt_at__lte=now
+        status=ChannelNotice.Status.PENDING, next_attempt_at__lte=until
     )
-    return list(due.order_by("next_attempt_at").values_list("pk", flat=True)[:500])
+    return list(due.order_by("next_attempt_at").values_list("pk", "next_attempt_at")[:500])
 
 
 def build(row: ChannelNotice) -> channels.Notice | None:

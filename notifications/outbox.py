@@ -442,11 +442,12 @@ def with_what_emails_read(rows: QuerySet[Message]) -> list[Message]:
     return rows
 
 
-def due_rows(now: datetime) -> list[int]:
-    """Pending rows due, longest waiting first: rows written for later and rows whose task
-    the broker lost get sent by the sweep; a duplicate task is a no-op through the claim."""
-    due = Message.objects.filter(status=Message.Status.PENDING, next_attempt_at__lte=now)
-    return list(due.order_by("next_attempt_at").values_list("pk", flat=True)[:500])
+def due_rows(until: datetime) -> list[tuple[int, datetime]]:
+    """Pending rows due by ``until``, soonest first, each with when it is due: rows written
+    for later and rows whose task the broker lost get queued by the sweep; a duplicate
+    task is a no-op through the claim."""
+    due = Message.objects.filter(status=Message.Status.PENDING, next_attempt_at__lte=until)
+    return list(due.order_by("next_attempt_at").values_list("pk", "next_attempt_at")[:500])
 
 
 def release_expired(now: datetime) -> int:

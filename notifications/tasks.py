@@ -3,6 +3,7 @@
 from datetime import datetime, timedelta
 
 from celery import shared_task
+from django.conf import settings
 from django.db import transaction
 
 from helpers import clock_source
@@ -34,45 +35,62 @@ def deliver(self, message_id: int, now: str | None = None) -> str:
     return message.status if message is not None else "not pending"
 
 
-# Due within this long: a task with a countdown; later, the sweep, as far-future work is
-# kept out of the broker (Redis may lose it).
-SOON = timedelta(minutes=10)
+def sweep_ahead() -> timedelta:
+    """How far ahead of its moment the minute's sweep queues rows, each with a countdown
+    to when it is due: one period of the minute's jobs, on the games' clock. Rows due
+    later stay out of the broker (Redis is no database: it may lose them)."""
+    return clock_source.lasting(timedelta(seconds=settings.RAILMAIL_MINUTE_JOBS_EVERY))
 
 
 def deliver_after_commit(message_id: int, due: datetime) -> None:
-    """Queue delivery of row ``message_id`` after the commit, with a countdown to ``due`` if
-    SOON, so an email goes when its grace ends; the sweep stays the backstop."""
+    """Queue delivery of row ``message_id`` after the commit, with a countdown to ``due``,
+    if the next sweep may come too late for it; the sweep stays the backstop."""
     queue_after_commit(deliver, message_id, due)
 
 
 def queue_after_commit(task, row_id: int, due: datetime) -> None:
     """Queue ``task`` for the outbox row ``row_id`` after the commit, with a countdown to
-    ``due`` if SOON; later rows are left to the sweep."""
+    ``due``, unless a sweep before ``due`` will queue it: a move whose turn email waits out
+    its grace then makes no round trip to the broker."""
     now = clock_source.now()
-    if due > now + SOON:
+    if due > now + sweep_ahead():
         return
-    wait = max(0.0, clock_source.real_seconds(due - now))  # the broker's wall time
-    if wait and task.app.conf.task_always_eager:
-        return  # in-process, a countdown would run at once: the sweep sends it when due
     # robust: a broker that is down must not turn a committed move into an error page.
-    # The argument is a key: plain repr() is enough, as in helpers.broker (Celery's
-    # saferepr of it is a good part of the publish's work).
-    options = {"argsrepr": repr((row_id,)), "kwargsrepr": "{}"}
-    if wait:
-        options["countdown"] = wait
-    transaction.on_commit(lambda: task.apply_async((row_id,), **options), robust=True)
+    wait = [wall_seconds_until(due, now)]
+    transaction.on_commit(lambda: queue_each(task, [(row_id,)], wait), robust=True)
+
+
+def wall_seconds_until(due: datetime, now: datetime) -> float:
+    """The broker's wall seconds from ``now`` until ``due`` (none if it is past)."""
+    return max(0.0, clock_source.real_seconds(due - now))
+
+
+def queue_later(task, rows: list[tuple[int, datetime]], moment: datetime) -> None:
+    """Queue ``task`` for each of ``rows`` (key, when due) due after ``moment``, with a
+    countdown to when it is due, as its writer would have."""
+    later = [(pk, at) for pk, at in rows if at > moment]
+    now = clock_source.now()
+    queue_each(
+        task, [(pk,) for pk, _at in later], [wall_seconds_until(at, now) for _pk, at in later]
+    )
 
 
 @shared_task
 def sweep_outbox(now: str | None = None) -> dict[str, int]:
-    """Every minute: release expired claims, queue due rows, report rows stuck mid-send."""
+    """Every minute: release expired claims, queue the rows due and those due before the
+    next sweep, report rows stuck mid-send."""
     moment = datetime.fromisoformat(now) if now else clock_source.now()
     released = outbox.release_expired(moment)
-    due = outbox.due_rows(moment)
+    until = moment + sweep_ahead()
+    at = moment.isoformat()
+    rows = outbox.due_rows(until)
+    due = [pk for pk, when in rows if when <= moment]
     # One task for each BATCH rows: a delivery takes along the rows due with its own.
-    queue_each(deliver, [(pk, moment.isoformat()) for pk in due[:: outbox.BATCH]])
-    notices = channel_delivery.due_notices(moment)
-    queue_each(deliver_channel_notice, [(pk, moment.isoformat()) for pk in notices])
+    queue_each(deliver, [(pk, at) for pk in due[:: outbox.BATCH]])
+    queue_later(deliver, rows, moment)
+    notices = channel_delivery.due_notices(until)
+    queue_each(deliver_channel_notice, [(pk, at) for pk, when in notices if when <= moment])
+    queue_later(deliver_channel_notice, notices, moment)
     return {"released": released, "due": len(due), "stuck": outbox.report_stuck(moment)}
 
 

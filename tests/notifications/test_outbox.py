@@ -84,9 +84,12 @@ def test_the_rows_due_are_the_pending_ones_whose_time_has_come_longest_waiting_f
     Message.objects.filter(pk=first.pk).update(next_attempt_at=now - timedelta(minutes=3))
     Message.objects.filter(pk=second.pk).update(next_attempt_at=now - timedelta(minutes=1))
     Message.objects.filter(pk=later.pk).update(next_attempt_at=now + timedelta(minutes=1))
-    assert outbox.due_rows(now) == [first.pk, second.pk]
+    assert [pk for pk, _due in outbox.due_rows(now)] == [first.pk, second.pk]
     Message.objects.filter(pk=first.pk).update(status=Message.Status.SENT)
-    assert outbox.due_rows(now + timedelta(minutes=2)) == [second.pk, later.pk]
+    assert outbox.due_rows(now + timedelta(minutes=2)) == [
+        (second.pk, now - timedelta(minutes=1)),
+        (later.pk, now + timedelta(minutes=1)),
+    ]
 
 
 def test_the_sweep_sends_the_rows_that_are_due(settings):

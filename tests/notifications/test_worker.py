@@ -125,13 +125,33 @@ def test_a_turn_email_goes_when_its_grace_ends_without_waiting_for_the_sweep(set
         assert [m.to for m in mail.outbox] == [[row.to]]
 
 
+def test_a_move_whose_email_waits_for_the_next_sweep_publishes_nothing(settings):
+    # The grace outlasts the sweep's period: the sweep before the email is due queues it.
+    settings.RAILMAIL_TURN_EMAIL_GRACE = 8
+    settings.RAILMAIL_MINUTE_JOBS_EVERY = 2
+    with celery_worker() as worker:
+        row = turn_email(GameFactory())
+        assert worker.published == []  # the move made no round trip to the broker
+        assert tasks.sweep_outbox()["due"] == 0
+        assert worker.queued(DELIVER) == []  # not due within this sweep's period
+        # The sweep in the period before it is due queues it, to wait out the rest.
+        before = row.next_attempt_at - timedelta(seconds=1)
+        assert tasks.sweep_outbox(before.isoformat())["due"] == 0
+        assert worker.queued(DELIVER) == [(row.pk,)]
+        wait_for(lambda: sent(row), "the turn email once its grace has passed")
+        assert row.sent_at >= row.next_attempt_at - outbox.EARLY
+        assert [m.to for m in mail.outbox] == [[row.to]]
+
+
 def test_the_sweep_still_sends_a_turn_email_whose_task_was_lost(settings):
     settings.RAILMAIL_TURN_EMAIL_GRACE = 120
     with celery_worker() as worker:
         row = turn_email(GameFactory())
+        early = row.next_attempt_at - timedelta(seconds=30)
+        assert tasks.sweep_outbox(early.isoformat())["due"] == 0
         [waiting] = worker.queued(DELIVER)  # the countdown task, held for two minutes
         assert waiting == (row.pk,)
-        assert tasks.sweep_outbox(timezone.now().isoformat())["due"] == 0
+        # Say the broker lost it: once the row is due, the sweep queues it again.
         due = row.next_attempt_at.isoformat()
         assert tasks.sweep_outbox(due)["due"] == 1
         assert worker.queued(DELIVER)[-1] == (row.pk, due)  # on the real broker
