@@ -238,9 +238,9 @@ def test_a_process_reads_the_boards_layers_another_process_drew(settings, monkey
     )
     new_process()
     first = draw(state, events, 0)
-    # The first process drew the game's elements, all on one canvas.
-    elements = [markup for markup in drawn if 'class="track' in markup]
-    assert len(elements) == 1
+    # The first process drew the game's elements, each on a canvas of its own.
+    elements = [markup for markup in drawn if 'class="track ' in markup]
+    assert elements and all(markup.count('class="track ') == 1 for markup in elements)
     drawn.clear()
     new_process()
     assert draw(state, events, 0) == first
