@@ -5,6 +5,7 @@ import io
 import random
 
 import pytest
+from django.core.cache import caches
 from PIL import Image, ImageChops
 
 from games import bots, rules
@@ -237,9 +238,9 @@ def test_a_process_reads_the_boards_layers_another_process_drew(settings, monkey
     )
     new_process()
     first = draw(state, events, 0)
-    # The first process drew the game's elements, all on one canvas.
-    elements = [markup for markup in drawn if 'class="track' in markup]
-    assert len(elements) == 1
+    # The first process drew the game's elements, each on a canvas of its own.
+    elements = [markup for markup in drawn if 'class="track ' in markup]
+    assert elements and all(markup.count('class="track ') == 1 for markup in elements)
     drawn.clear()
     new_process()
     assert draw(state, events, 0) == first
@@ -251,3 +252,28 @@ def test_the_paper_keeps_its_colour_in_the_small_palette():
     image = Image.open(io.BytesIO(draw(state, events, state.seat_to_move))).convert("RGB")
     [(_count, colour)] = sorted(image.getcolors(board_picture.COLOURS), reverse=True)[:1]
     assert colour == (0xFF, 0xFD, 0xF7) and board_picture.PAPER == "#fffdf7"
+
+
+def test_a_position_gives_the_same_bytes_whatever_the_shared_cache_held(settings):
+    """A stamp drawn when the shared cache lacks it has the same pixels whichever others
+    are drawn with it: each picture drawn from an empty cache is the one drawn after the
+    pictures before it filled the cache (which drew only the stamps they lacked)."""
+    settings.CACHES = {
+        **settings.CACHES,
+        "shared": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "h"},
+    }
+
+    def new_deployment() -> None:
+        caches[settings.RAILMAIL_SHARED_CACHE].clear()
+        for kept in (board_picture.tiles_kept, board_picture.board_layer, board_picture.kept):
+            kept.cache_clear()
+
+    positions = list(positions_of_every_kind())
+    new_deployment()
+    after_others = [draw(state, events, state.seat_to_move) for state, events in positions]
+    differ = []
+    for n, ((state, events), expected) in enumerate(zip(positions, after_others, strict=True)):
+        new_deployment()
+        if draw(state, events, state.seat_to_move) != expected:
+            differ.append(n)
+    assert not differ, f"{len(differ)} of {len(positions)} pictures differ: {differ}"
