@@ -7,9 +7,11 @@ spans overlap, a vacation wins, then the weekend, then quiet hours.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import heapq
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
+from itertools import islice
 from zoneinfo import ZoneInfo
 
 VACATION = "vacation"
@@ -40,34 +42,38 @@ def _local(day: date, at: time, zone: ZoneInfo) -> datetime:
     return datetime.combine(day, at, tzinfo=zone).astimezone(UTC)
 
 
-def _quiet_spans(moment: datetime, sleep: Sleep) -> list[tuple[datetime, datetime]]:
-    """The quiet spans starting the local day before ``moment``, that day and the next."""
+def _quiet_from(moment: datetime, sleep: Sleep) -> Iterator[tuple[datetime, datetime]]:
+    """The quiet spans from the one starting the local day before ``moment`` on, in order."""
     if sleep.quiet is None:
-        return []
+        return
     zone = ZoneInfo(sleep.zone)
     start, end = sleep.quiet
-    today = moment.astimezone(zone).date()
-    spans = []
-    for offset in (-1, 0, 1):
-        day = today + timedelta(days=offset)
-        ends_on = day + timedelta(days=1) if end <= start else day
-        spans.append((_local(day, start, zone), _local(ends_on, end, zone)))
-    return spans
+    day = moment.astimezone(zone).date() - timedelta(days=1)
+    overnight = timedelta(days=1) if end <= start else timedelta(0)
+    while True:
+        yield _local(day, start, zone), _local(day + overnight, end, zone)
+        day += timedelta(days=1)
 
 
-def _weekend_spans(moment: datetime, sleep: Sleep) -> list[tuple[datetime, datetime]]:
+def _weekends_from(moment: datetime, sleep: Sleep) -> Iterator[tuple[datetime, datetime]]:
+    """The weekends from the one of ``moment``'s week (its last Saturday) on, in order."""
     if sleep.weekend_zone is None:
-        return []
+        return
     zone = ZoneInfo(sleep.weekend_zone)
     today = moment.astimezone(zone).date()
     saturday = today - timedelta(days=(today.weekday() - 5) % 7)
-    spans = []
-    for weeks in (0, 1):
-        first = saturday + timedelta(weeks=weeks)
-        spans.append(
-            (_local(first, time(0), zone), _local(first + timedelta(days=2), time(0), zone))
-        )
-    return spans
+    while True:
+        yield _local(saturday, time(0), zone), _local(saturday + timedelta(days=2), time(0), zone)
+        saturday += timedelta(weeks=1)
+
+
+def _quiet_spans(moment: datetime, sleep: Sleep) -> list[tuple[datetime, datetime]]:
+    """The quiet spans starting the local day before ``moment``, that day and the next."""
+    return list(islice(_quiet_from(moment, sleep), 3))
+
+
+def _weekend_spans(moment: datetime, sleep: Sleep) -> list[tuple[datetime, datetime]]:
+    return list(islice(_weekends_from(moment, sleep), 2))
 
 
 def spans_at(moment: datetime, sleep: Sleep) -> list[tuple[str, datetime, datetime]]:
@@ -107,15 +113,21 @@ def quiet_until(moment: datetime, sleep: Sleep) -> datetime | None:
 def run_clock(start: datetime, duration: timedelta, sleep: Sleep) -> datetime:
     """When ``duration`` of waking time has passed since ``start``; never inside a span."""
     moment, left = start, duration
-    for _guard in range(100_000):
-        moment = wake(moment, sleep)
-        starts = [begin for _kind, begin, _end in spans_at(moment, sleep) if begin > moment]
-        following = min(starts, default=None)
-        if following is None or moment + left <= following:
-            return moment + left
-        left -= following - moment
-        moment = following
-    raise ValueError("the turn never runs out")
+    # Every sleeping span from ``start`` on, in one pass in the order they begin: which
+    # kind a span is does not matter here, only that the clock sleeps.
+    spans = heapq.merge(
+        sorted(sleep.vacations), _quiet_from(start, sleep), _weekends_from(start, sleep)
+    )
+    for count, (begin, end) in enumerate(spans):
+        if count == 100_000:
+            raise ValueError("the turn never runs out")
+        if begin > moment:
+            if moment + left <= begin:
+                return moment + left
+            left -= begin - moment
+            moment = begin
+        moment = max(moment, end)
+    return moment + left  # only vacations, all of them behind
 
 
 def vacations_from(clock_events: Sequence[tuple[str, datetime]], paused: str) -> list:
