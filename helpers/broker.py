@@ -34,7 +34,7 @@ def queue_each(task, calls: Iterable[tuple], countdowns: Sequence[float] = ()) -
         with task.app.producer_or_acquire() as producer, producer.batch():
             declared = False
             for args, countdown in calls:
-                options = {**(ONLY_BUFFERED if declared else {})}
+                options = dict(ONLY_BUFFERED) if declared else {}
                 if countdown:
                     options["countdown"] = countdown
                 sent = _send(task, args, BROKER_FAULTS, producer=producer, **options)
