@@ -102,14 +102,18 @@ def _weigh_lines(
     state: rules.GameState, other: int, start: int, hands: list, weights: list[float]
 ) -> None:
     """Each line ``other`` built this round: on a cheapest way to its nearest city."""
+    board = state.board
     built: dict = {}
     last = (-1, [])  # the track (by its number of lines) and its distances
     for line, track in state.built.items():
         if track.seat == other:
             # Two lines of one turn: the first one's "after" is the second one's "before".
             same = last[0] == len(built)
-            before = last[1] if same else _from_network(state, built, other, start)
-            after = _from_network(state, {**built, line: track}, other, start)
+            graph = rules.cost_graph(board, built, other)
+            before = last[1] if same else rules.distances(graph, [start])
+            # The line only shortens ways, none beyond the farthest point reached now.
+            farthest = max(value for value in before if value < rules.INFINITY)
+            after = rules.lowered(board, graph, before, [line], farthest)
             last = (len(built) + 1, after)
             # Points ranked once by (distance, point): a hand's nearest is its lowest rank.
 
@@ -122,12 +126,6 @@ def _weigh_lines(
                 if missed[min(map(rank.__getitem__, hand))]:
                     weights[i] *= UNEXPLAINED
         built[line] = track
-
-
-def _from_network(state: rules.GameState, built: rules.Built, seat: int, start: int) -> list[int]:
-    """Cheapest distances from ``seat``'s network with ``built`` track."""
-    network = rules.reach(state.board, built, seat, [start])
-    return rules.cheapest_paths(state.board, built, seat, network)[0]
 
 
 @cache

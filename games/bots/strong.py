@@ -34,6 +34,8 @@ CONTENDERS = 3
 COLOUR_WHEN_HELP_AT_LEAST = 3
 # Suggestions: at most this many of the three head for the same city.
 SAME_CITY_AT_MOST = 2
+# Help counts a city's distance up to this many track points.
+FAR = 40
 
 
 def own_view(state: rules.GameState, seat: int) -> rules.GameState:
@@ -282,30 +284,34 @@ class Help:
             for other in range(state.seat_count)
             if other != seat and state.start_point(other) is not None
         ]
-        self.before = {other: self._reach(state, other) for other in self.opponents}
+        # Each opponent's graph and distances now: a move's lines only shorten them.
+        self.now = {}
+        for other in self.opponents:
+            graph = rules.cost_graph(board, state.built, other)
+            self.now[other] = (graph, rules.distances(graph, rules.network(state, other)))
+        self.before = {other: self._reach(self.now[other][1]) for other in self.opponents}
         # The same plan is weighed when ranked, chosen and coloured: worked out once.
-        self._known: dict[tuple[tuple[int, ...], frozenset[int]], int] = {}
+        self._known: dict[tuple[int, ...], int] = {}
 
-    def _reach(self, state: rules.GameState, other: int) -> int:
-        """Sum of the distances from ``other``'s network to the possible cities."""
-        graph = rules.cost_graph(state.board, state.built, other)
-        dist = rules.distances(graph, rules.network(state, other))
-        return sum(min(dist[p], 40) for p in self.possible)
+    def _reach(self, dist: list[int]) -> int:
+        """Sum of the distances to the possible cities (each counted up to ``FAR``)."""
+        return sum(min(dist[p], FAR) for p in self.possible)
 
-    def of(self, lines: tuple[int, ...], coloured: frozenset[int] = frozenset()) -> int:
-        """Total shortening over opponents if ``lines`` are built (``coloured``: indexes)."""
+    def of(self, lines: tuple[int, ...]) -> int:
+        """Total shortening over opponents if ``lines`` are built (as black track)."""
         if not self.opponents:
             return 0
-        key = (lines, coloured)
-        if key not in self._known:
-            self._known[key] = self._work_out(lines, coloured)
-        return self._known[key]
+        if lines not in self._known:
+            self._known[lines] = self._work_out(lines)
+        return self._known[lines]
 
-    def _work_out(self, lines: tuple[int, ...], coloured: frozenset[int]) -> int:
-        scratch = self.state.copy()
-        for i, line in enumerate(lines):
-            scratch.built[line] = rules.Track(self.seat, i in coloured)
-        return sum(self.before[other] - self._reach(scratch, other) for other in self.opponents)
+    def _work_out(self, lines: tuple[int, ...]) -> int:
+        board = self.state.board
+        total = 0
+        for other in self.opponents:
+            graph, dist = self.now[other]
+            total += self.before[other] - self._reach(rules.lowered(board, graph, dist, lines, FAR))
+        return total
 
 
 def _as_move(

@@ -53,6 +53,7 @@ from .graph import (
     distances,
     first_line_towards,
     line_costs,
+    lowered,
     reach,
 )
 from .moves import Build, Line, Move, Pass, PlaceStart, Point, as_line, as_point, format_line
@@ -149,6 +150,7 @@ __all__ = [
     "cheapest_paths",
     "cheapest_paths_by_cost",
     "line_costs",
+    "lowered",
     "cities_joined",
     "cost_graph",
     "deal",

@@ -142,6 +142,24 @@ def sweep(
     return settled
 
 
+def lowered(
+    board: Board, graph: Graph, dist: list[int], lines: Iterable[int], bound: int
+) -> list[int]:
+    """``dist`` (cheapest distances in ``graph``) once ``lines`` cost nothing, exact up to
+    ``bound`` (higher ones may stay too high): only what the lines shorten is searched."""
+    rows = list(graph)
+    ends = []
+    for line in lines:
+        a, b, _cost = board.lines[line]
+        # A free entry beside the priced one: the cheaper of the two is what counts.
+        rows[a] = [*rows[a], (b, 0)]
+        rows[b] = [*rows[b], (a, 0)]
+        ends += (a, b)
+    dist = list(dist)
+    sweep(dist, rows, ends, bound)
+    return dist
+
+
 class _Zeros(dict):
     """Lists of zeros by length, made once each."""
 

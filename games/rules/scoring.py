@@ -83,17 +83,65 @@ class SteinerTables:
         return {line: self.cost_with_line(a, b) for line, a, b in lines}
 
 
-def steiner_cost(graph: Graph, terminals: Sequence[int]) -> int | None:
-    """The cost of a cheapest tree joining ``terminals``, or None if they cannot be joined.
+class _FreeGroups:
+    """A graph's points joined by free lines, found as asked, and each group's distances
+    (the same from any of its points), worked out once for every set of terminals."""
 
-    Dreyfus-Wagner looks only for a tree cheaper than ``known_tree_cost``'s; a part
+    def __init__(self, graph: Graph):
+        self.graph = graph
+        self.group: dict[int, int] = {}  # point -> the first point of its group asked for
+        self.rows: dict[int, list[int]] = {}
+
+    def apart(self, terminals: Sequence[int]) -> list[int]:
+        """One of each group of ``terminals``, in order."""
+        graph, group = self.graph, self.group
+        kept = []
+        seen = set()
+        for terminal in terminals:
+            label = group.get(terminal)
+            if label is None:
+                label = group[terminal] = terminal
+                stack = [terminal]
+                while stack:
+                    for other, cost in graph[stack.pop()]:
+                        if cost == 0 and other not in group:
+                            group[other] = label
+                            stack.append(other)
+            if label not in seen:
+                seen.add(label)
+                kept.append(terminal)
+        return kept
+
+    def row(self, point: int) -> list[int]:
+        """``distances`` from ``point``'s group (``point`` must have been through ``apart``)."""
+        label = self.group[point]
+        if label not in self.rows:
+            self.rows[label] = distances(self.graph, [point])
+        return self.rows[label]
+
+
+def steiner_cost(graph: Graph, terminals: Sequence[int]) -> int | None:
+    """The cost of a cheapest tree joining ``terminals``, or None if they cannot be joined."""
+    return steiner_costs(graph, [terminals])[0]
+
+
+def steiner_costs(graph: Graph, terminal_sets: Iterable[Sequence[int]]) -> list[int | None]:
+    """``steiner_cost`` of each set of terminals in one ``graph`` (the seats that see the
+    same track): a distance row is worked out once for all of them."""
+    groups = _FreeGroups(graph)
+    return [_steiner_cost(groups, terminals) for terminals in terminal_sets]
+
+
+def _steiner_cost(groups: _FreeGroups, terminals: Sequence[int]) -> int | None:
+    """Dreyfus-Wagner looks only for a tree cheaper than ``known_tree_cost``'s; a part
     that, with the cheapest possible rest (``tour_bounds``, distance to the root), would
     exceed that is dropped, so the answer stays exact while few parts are kept.
     """
-    terminals = apart_by_free_track(graph, terminals)
+    graph = groups.graph
+    terminals = groups.apart(terminals)
     if len(terminals) <= 1:
         return 0
-    apart = [distances(graph, [terminal]) for terminal in terminals]
+    apart = [groups.row(terminal) for terminal in terminals]
     if any(apart[0][terminal] >= INFINITY for terminal in terminals):
         return None
     known = known_tree_cost(graph, apart, terminals)
@@ -172,20 +220,7 @@ def _grow(
 
 def apart_by_free_track(graph: Graph, terminals: Sequence[int]) -> list[int]:
     """One of each group of ``terminals`` already joined by free lines."""
-    joined: set[int] = set()
-    kept = []
-    for terminal in terminals:
-        if terminal in joined:
-            continue
-        kept.append(terminal)
-        joined.add(terminal)
-        stack = [terminal]
-        while stack:
-            for other, cost in graph[stack.pop()]:
-                if cost == 0 and other not in joined:
-                    joined.add(other)
-                    stack.append(other)
-    return kept
+    return _FreeGroups(graph).apart(terminals)
 
 
 def tour_bounds(apart: list[list[int]], terminals: list[int]) -> list[int]:
@@ -304,23 +339,22 @@ def missing_cost(state: GameState, seat: int) -> int:
 
 def missing_costs(state: GameState) -> list[int]:
     """``missing_cost`` of every seat; the seats with no coloured track of their own see
-    the same graph, built once for them all."""
+    the same graph, built once for them all (and its distances worked out once)."""
     if not state.hands:
         return [0] * state.seat_count
     board, built = state.board, state.built
     owners = {track.seat for track in built.values() if track.exclusive}
-    shared = None
-    costs = []
-    for seat in range(state.seat_count):
-        if seat in owners:
-            costs.append(missing_cost(state, seat))
-            continue
-        if shared is None:
-            shared = cost_graph(board, built, seat)
-        terminals = state.terminals(seat)
-        cost = steiner_cost(shared, terminals)
-        if cost is None:
-            cost = steiner_cost(cost_graph(board, built, seat, cross_coloured=True), terminals)
-        assert cost is not None, "the board graph is connected"
-        costs.append(cost)
-    return costs
+    sharing = [seat for seat in range(state.seat_count) if seat not in owners]
+    costs: dict[int, int] = {seat: missing_cost(state, seat) for seat in owners}
+    if sharing:
+        shared = steiner_costs(
+            cost_graph(board, built, sharing[0]), [state.terminals(seat) for seat in sharing]
+        )
+        for seat, cost in zip(sharing, shared, strict=True):
+            if cost is None:
+                cost = steiner_cost(
+                    cost_graph(board, built, seat, cross_coloured=True), state.terminals(seat)
+                )
+            assert cost is not None, "the board graph is connected"
+            costs[seat] = cost
+    return [costs[seat] for seat in range(state.seat_count)]

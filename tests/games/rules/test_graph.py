@@ -16,6 +16,7 @@ from games.rules.graph import (
     cost_graph,
     distances,
     first_line_towards,
+    lowered,
     reach,
     spread,
     sweep,
@@ -214,6 +215,22 @@ def test_a_spread_from_weighted_sources_is_exact_up_to_its_bound(position, bound
     graph = cost_graph(board, built, seat, cross_coloured=True)
     for got, want in zip(spread(start, graph, bound), expected, strict=True):
         assert got == want if want <= bound else got > bound
+
+
+@SETTINGS
+@given(positions, st.integers(0, 2**32 - 1), st.integers(0, 40))
+def test_distances_lowered_by_new_lines_are_those_with_the_lines_built(position, seed, bound):
+    board, built, seat, sources = position
+    free = [line for line in range(len(board.lines)) if line not in built]
+    lines = random.Random(seed).sample(free, 2)
+    graph = cost_graph(board, built, seat)
+    before = distances(graph, sources)
+    after = {**built, **{line: rules.Track(seat, False) for line in lines}}
+    expected = plain_distances(board, after, seat, dict.fromkeys(sources, 0))
+    got = lowered(board, graph, before, lines, bound)
+    for value, want in zip(got, expected, strict=True):
+        assert value == want if want <= bound else value > bound
+    assert before == distances(graph, sources)  # the distances it was given are kept
 
 
 @SETTINGS

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from games import rules
 from games.bots import simulate
 from games.rules.graph import INFINITY
-from games.rules.scoring import apart_by_free_track, known_tree_cost, steiner_cost
+from games.rules.scoring import apart_by_free_track, known_tree_cost, steiner_cost, steiner_costs
 from games.rules.turns import score_round
 
 from .positions import (
@@ -128,6 +128,18 @@ def test_steiner_cost_is_exact(case):
         graph[a].append((b, cost))
         graph[b].append((a, cost))
     assert steiner_cost(graph, terminals) == brute_force_steiner(size, edges, terminals)
+
+
+@settings(max_examples=100, deadline=None)
+@given(small_graphs(), st.lists(st.integers(0, 7), min_size=1, max_size=6))
+def test_steiner_costs_in_one_graph_are_each_sets_own(case, more):
+    size, edges, terminals = case
+    graph = [[] for _ in range(size)]
+    for a, b, cost in edges:
+        graph[a].append((b, cost))
+        graph[b].append((a, cost))
+    sets = [terminals, [p % size for p in more], terminals[::-1]]
+    assert steiner_costs(graph, sets) == [brute_force_steiner(size, edges, p) for p in sets]
 
 
 # --- the tables behind the bots' what-ifs ----------------------------------------------
