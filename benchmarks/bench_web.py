@@ -1,9 +1,10 @@
 """Web speed as ratios against a bare Django view on the same stack (not a test).
 
-    .venv/bin/python benchmarks/bench_web.py [--seconds 10] [--runs 3] [--connections 4]
+    .venv/bin/python benchmarks/bench_web.py [--seconds 10] [--runs 3] [--connections N]
 
 It runs the service as an operator does: production settings with DEBUG off, gunicorn
-with 3 sync workers on a loopback port, PostgreSQL (``BENCH_DATABASE_URL``, default
+with the deployment's sync workers (deploy/gunicorn.conf.py: 5 on 2 cores) on a loopback
+port, PostgreSQL (``BENCH_DATABASE_URL``, default
 ``postgres://postgres@127.0.0.1:5432/railmail_bench``, made afresh) and Redis as the
 broker with no worker, so that the emails a move causes are queued, not sent. A bare view
 returning "ok" is mounted beside the product's pages (only when RAILMAIL_BENCHMARK is on)
@@ -51,6 +52,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import runpy
 import shutil
 import socket
 import statistics
@@ -72,6 +74,11 @@ REDIS = os.getenv("BENCH_REDIS_URL", "redis://127.0.0.1:6379/11")
 MOVES = "move POST in the long game"
 KINDS = ("untimed", "timed")  # no clock; a day a move (with the form's reminders)
 MOVE_RATE = 1000  # moves a second the default pool allows for (a quiet 2-core machine: ~540)
+
+
+def deploy_workers() -> int:
+    """The web workers a deployment starts on this machine (deploy/gunicorn.conf.py)."""
+    return runpy.run_path(str(ROOT / "deploy" / "gunicorn.conf.py"))["workers"]
 
 
 def service_env(database_url: str) -> dict[str, str]:
@@ -540,7 +547,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--connections", type=int, default=4)
+    parser.add_argument(
+        "--connections",
+        type=int,
+        default=2 * deploy_workers(),
+        help="requests at once (default: twice the deployment's web workers, so that none idles)",
+    )
     parser.add_argument(
         "--pool",
         type=int,
@@ -598,7 +610,7 @@ def main() -> None:
     port = free_port()
     server = subprocess.Popen(
         [
-            *(PYTHON, "-m", "gunicorn", "pbem.wsgi", "--workers", "3"),
+            *(PYTHON, "-m", "gunicorn", "pbem.wsgi", "--workers", str(deploy_workers())),
             *("--bind", f"127.0.0.1:{port}", "--log-level", "warning"),
         ],
         cwd=ROOT,
