@@ -656,11 +656,9 @@ def unpacked(kept_as: tuple | None) -> Stamp | None:
 def draw_each(board_name: str, drawings: Sequence[tuple[str, Box, str]]) -> list[Image.Image]:
     """Each of ``drawings`` (elements of the board's markup, over the pixels ``box`` of
     the board at the scale ``kind``) drawn transparent, as ``draw`` draws it: each on a
-    canvas of its own, so its pixels are the same whichever others are drawn with it.
-    Side by side on one canvas, resvg's rounding of a name's or a track's edge followed
-    the stamp's place and neighbours there (16 of positions_of_every_kind's 893 stamps
-    differed from the same drawn alone), so a picture's bytes followed the shared cache's
-    history; a canvas each costs no more CPU (1.4 ms a stamp, against 1.8 on one)."""
+    canvas of its own, so its pixels are the same whichever others are drawn with it (on
+    a shared canvas resvg's rounding of an edge followed a stamp's place there, and so a
+    picture's bytes followed the shared cache's history)."""
     drawn = []
     for kind, box, body in drawings:
         markup = board_markup(board_name, kind, box, body)
