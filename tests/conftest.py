@@ -161,10 +161,12 @@ def play_turn(game):
     return submit_move(game, seat, greedy_move(state, seat.position), game.version)
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 def turn_emails_at_once(settings):
-    """Your-turn emails go out with the commit, as with no grace period: the tests of the
-    grace period set their own."""
+    """Your-turn emails go out with the commit, as with no grace period, for the tests that
+    read them. Elsewhere they wait out the site's grace, as in production, and are never
+    composed: composing one (the picture of the board, the strong bot's suggestions) costs
+    more than most tests."""
     settings.RAILMAIL_TURN_EMAIL_GRACE = 0
 
 

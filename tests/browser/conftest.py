@@ -32,15 +32,6 @@ def chromium():
         browser.close()
 
 
-@pytest.fixture(autouse=True)
-def cheap_server_work(settings, turn_emails_at_once):
-    """What the browser tests never look at is not worked out for them: your-turn emails
-    wait their grace, as in production (composing one, with its picture of the board and
-    the strong bot's suggestions, took seconds, and every move by a bot or a player with an
-    address made one). Passwords are hashed quickly for the whole suite (tests/conftest.py)."""
-    settings.RAILMAIL_TURN_EMAIL_GRACE = 120
-
-
 @pytest.fixture
 def artifacts():
     ARTIFACTS.mkdir(exist_ok=True)

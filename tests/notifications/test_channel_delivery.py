@@ -18,7 +18,7 @@ from tests.conftest import play_turn
 from tests.factories import UserFactory
 from tests.notifications.test_channels import Service
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("turn_emails_at_once")]
 
 
 @pytest.fixture(autouse=True)

@@ -32,7 +32,7 @@ from tests.notifications.replies import LAYOUTS, raw_reply, two_line_move
 pytestmark = [
     pytest.mark.postgres,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.usefixtures("anymail_backend"),
+    pytest.mark.usefixtures("anymail_backend", "turn_emails_at_once"),
 ]
 
 DOMAIN = "in.railmail.example.org"

@@ -12,7 +12,10 @@ from notifications.models import Message
 from tests.conftest import play_turn, sent
 from tests.factories import GameFactory, UserFactory
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("anymail_backend")]
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.usefixtures("anymail_backend", "turn_emails_at_once"),
+]
 
 
 def test_starting_a_game_tells_the_first_player_it_is_their_turn(

@@ -45,7 +45,7 @@ from tests.real_worker import (
 
 DELIVER = "notifications.tasks.deliver"
 
-pytestmark = NEEDS_WORKER
+pytestmark = [*NEEDS_WORKER, pytest.mark.usefixtures("turn_emails_at_once")]
 
 
 def deliveries(worker: Worker, message_id: int) -> list:
