@@ -13,7 +13,10 @@ from tests.conftest import delivered, play_turn, sent
 from tests.factories import GameFactory, UserFactory
 from tests.minute_jobs import run_minute_jobs
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("anymail_backend")]
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.usefixtures("anymail_backend", "turn_emails_at_once"),
+]
 
 
 def test_a_daily_digest_lists_the_games_waiting_once_a_day(django_capture_on_commit_callbacks):
