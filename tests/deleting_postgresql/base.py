@@ -2,9 +2,9 @@
 
 After each test that reads committed data (the browser's live server, the SMTP receiver,
 a worker) Django empties every table with one TRUNCATE, which gives each table and index
-new files: about 0.3 s a test here. A test writes a few rows, which DELETE removes in
-milliseconds; foreign keys are deferred to the commit, when every table is empty. The
-event log refuses DELETE (its append-only trigger) and is truncated alone.
+new files. A test writes a few rows, which DELETE removes far sooner; foreign keys are
+deferred to the commit, when every table is empty. The event log refuses DELETE (its
+append-only trigger, games/migrations/0002) and is truncated alone.
 """
 
 from django.db.backends.postgresql.operations import DatabaseOperations as Operations
@@ -22,7 +22,7 @@ class DatabaseOperations(Operations):
             )
         truncated = [table for table in tables if table in APPEND_ONLY]
         deleted = [table for table in tables if table not in APPEND_ONLY]
-        return [*super().sql_flush(style, truncated)] + [
+        return super().sql_flush(style, truncated) + [
             f"{style.SQL_KEYWORD('DELETE FROM')} {style.SQL_FIELD(self.quote_name(table))};"
             for table in deleted
         ]
