@@ -134,8 +134,9 @@ def choose(address: str, kind: str | None, choice: str) -> str:
 def stopped_columns(position: int | models.Expression) -> tuple[models.Expression, ...]:
     """Why mail to a seat's address is stopped, as expressions of its row in a query of
     seats: read for the seat at ``position`` only (NULL for the others). A view that reads
-    the seat's table in one statement reads these with it (``stopped_from``)."""
-    viewer = models.Q(position=position, is_bot=False)
+    the seat's table in one statement reads these with it (``stopped_from``, which says
+    nothing for a bot's seat)."""
+    viewer = models.Q(position=position)
     preference = MailPreference.objects.filter(address=models.OuterRef("email"))
     reads = (
         Suppression.objects.filter(address=models.OuterRef("email")).values("reason")[:1],

@@ -26,6 +26,11 @@ from helpers.compiled_queries import CompiledQuery
 CREATOR_FIELDS = ("email", "name")
 # The game's columns that cost most to decode (JSON, times), read on the viewer's row only.
 DECODED = ("JSONField", "DateTimeField", "DurationField")
+# An account's columns only signing in and the admin use: no page reads the password hash,
+# and the account models are made without them (Django reads a left-out field if asked).
+SIGN_IN_FIELDS = frozenset(
+    ("password", "last_login", "is_superuser", "is_staff", "is_active", "date_joined")
+)
 
 
 @dataclass(frozen=True)
@@ -41,9 +46,12 @@ class SeatRow:
     timeouts_in_a_row: int = 0
 
 
-def _fields(model: type[Model]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The model's columns: names for a query, attribute names for ``Model.from_db``."""
-    fields = model._meta.concrete_fields
+def _fields(
+    model: type[Model], leave_out: frozenset[str] = frozenset()
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The model's columns but ``leave_out``: names for a query, attribute names for
+    ``Model.from_db``."""
+    fields = [f for f in model._meta.concrete_fields if f.name not in leave_out]
     return tuple(f.name for f in fields), tuple(f.attname for f in fields)
 
 
@@ -61,8 +69,13 @@ class TableRead:
 
     def __init__(self) -> None:
         seat_names, self.seat_attnames = _fields(Seat)
-        game_names, self.game_attnames = _fields(Game)
-        user_names, self.user_attnames = _fields(User)
+        # The game's and the account's keys are the seat's own columns: not read twice.
+        game_names, game_attnames = _fields(Game, frozenset(("id",)))
+        user_names, user_attnames = _fields(User, SIGN_IN_FIELDS | {"id"})
+        self.game_attnames = ("id", *game_attnames)
+        self.user_attnames = ("id", *user_attnames)
+        self.game_id_at = self.seat_attnames.index("game_id")
+        self.user_id_at = self.seat_attnames.index("user_id")
         self.names = (
             seat_names,
             tuple(f"game__{name}" for name in game_names),
@@ -146,7 +159,8 @@ class TableRead:
                 found = row
         if found is None:
             return None
-        game = Game.from_db(DEFAULT_DB_ALIAS, self.game_attnames, found[self.parts[1]])
+        game_values = (found[self.game_id_at], *found[self.parts[1]])
+        game = Game.from_db(DEFAULT_DB_ALIAS, self.game_attnames, game_values)
         if game.created_by_id is not None:
             creator = (game.created_by_id, *found[self.parts[3]])
             game.created_by = User.from_db(DEFAULT_DB_ALIAS, ("id", *CREATOR_FIELDS), creator)
@@ -159,7 +173,8 @@ class TableRead:
         seat = Seat.from_db(DEFAULT_DB_ALIAS, self.seat_attnames, row[seat_part])
         seat.game = game
         if seat.user_id is not None:
-            seat.user = User.from_db(DEFAULT_DB_ALIAS, self.user_attnames, row[user_part])
+            user_values = (seat.user_id, *row[user_part])
+            seat.user = User.from_db(DEFAULT_DB_ALIAS, self.user_attnames, user_values)
         return seat
 
 

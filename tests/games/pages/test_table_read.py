@@ -5,14 +5,23 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Seat
-from games.pages.table_read import SeatRow, TableRead
+from games.pages.table_read import SIGN_IN_FIELDS, SeatRow, TableRead
 from tests.factories import GameFactory, UserFactory, simulated_game
 
 pytestmark = pytest.mark.django_db
 
 
-def field_values(instance) -> dict:
-    return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+def field_values(instance, leave_out=frozenset()) -> dict:
+    return {
+        f.attname: getattr(instance, f.attname)
+        for f in instance._meta.concrete_fields
+        if f.name not in leave_out
+    }
+
+
+def account_values(account) -> dict:
+    """What the read gives of an account: all but the columns only signing in uses."""
+    return field_values(account, leave_out=SIGN_IN_FIELDS)
 
 
 def test_the_seat_its_game_and_account_are_the_orms():
@@ -26,7 +35,7 @@ def test_the_seat_its_game_and_account_are_the_orms():
         assert field_values(seat) == field_values(expected)
         assert field_values(seat.game) == field_values(expected.game)
         if position == 2:
-            assert field_values(seat.user) == field_values(account)
+            assert account_values(seat.user) == account_values(account)
         else:
             assert seat.user is None
     # A row as the ORM reads it: saving it updates that row.
@@ -84,7 +93,7 @@ def test_the_tables_seats_are_the_orms_read_with_it_each_made_once():
         assert [field_values(s) for s in seats] == [field_values(e) for e in expected]
         assert seats[1] is seat and seats[2] is seats[2] and seats[-1] is seats[3]
         assert [s.position for s in seats[1:3]] == [1, 2]
-        assert field_values(seats[3].user) == field_values(account)
+        assert account_values(seats[3].user) == account_values(account)
         assert all(s.game is seat.game for s in seats)
         with pytest.raises(IndexError):
             seats[4]
@@ -100,3 +109,19 @@ def test_the_games_creator_is_read_with_the_table(django_assert_num_queries):
         made = read(game.pk, 1).seat.game.created_by
         assert (made.pk, made.email, made.name) == (creator.pk, creator.email, "Ada")
     assert TableRead()(GameFactory(seats=3).pk, 0).seat.game.created_by is None
+
+
+def test_an_accounts_sign_in_columns_are_not_read_and_load_if_asked_for():
+    game = GameFactory(seats=3)
+    account = UserFactory()
+    Seat.objects.filter(game=game, position=1).update(user=account)
+    read = TableRead()
+    user = read(game.pk, 1).seat.user
+    assert user.get_deferred_fields() == SIGN_IN_FIELDS
+    with CaptureQueriesContext(connection) as queries:
+        assert user.password == account.password
+    assert len(queries) == 1
+    user.name = "Renamed"
+    user.save()
+    account.refresh_from_db()
+    assert (account.name, account.password) == ("Renamed", user.password)
