@@ -62,6 +62,23 @@ def test_a_moves_form_checks_its_numbers_without_labelling_every_option(monkeypa
     assert not posted(line1=refused).is_valid()
     assert "line1" in posted(line1="no number").errors
     assert not posted(line1=allowed[0], line2=refused if refused not in seconds else -1).is_valid()
+    # A second line the form takes is a single line not yet built; whether it may follow
+    # the first is the engine's to judge (the move's view shows its reason).
+    board = state.board
+    built = next(iter(state.built))
+    double = next(i for i, (_a, _b, cost) in enumerate(board.lines) if cost == 2)
+    for line in (built, double, len(board.lines), -1):
+        assert "line2" in posted(line1=allowed[0], line2=line).errors
+    network = rules.network(state, seat)
+    far = next(
+        i
+        for i, (a, b, cost) in enumerate(board.lines)
+        if cost == 1 and i not in state.built and not {a, b} & network
+    )
+    form = posted(line1=allowed[0], line2=far)
+    assert form.is_valid()
+    with pytest.raises(rules.IllegalMove, match="does not touch your network"):
+        rules.play(state, seat, form.cleaned_data["move"])
     assert labelled == []  # no option was labelled for a POST
     shown = posted()
     str(shown["line1"])
