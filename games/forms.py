@@ -139,8 +139,8 @@ class MoveForm(forms.Form):
 
     def may_be_second(self, line: int) -> bool:
         """Whether ``line`` may be a second line at all: a single line of the board, not
-        built. Whether it may follow the first line is the engine's to judge, with the
-        reason when it may not; asking it here too was a tenth of a move POST's time."""
+        built. Whether it may follow the first line is the engine's to judge, which says
+        why when it may not (working it out here too doubled the rules' work of a move)."""
         board = self.state.board
         return (
             0 <= line < len(board.lines)

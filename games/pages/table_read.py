@@ -75,7 +75,6 @@ class TableRead:
         self.game_attnames = ("id", *game_attnames)
         self.user_attnames = ("id", *user_attnames)
         self.game_id_at = self.seat_attnames.index("game_id")
-        self.user_id_at = self.seat_attnames.index("user_id")
         self.names = (
             seat_names,
             tuple(f"game__{name}" for name in game_names),
