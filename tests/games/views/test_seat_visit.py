@@ -38,9 +38,9 @@ PSYCOPG_KEEPS_AT_MOST = 4096
 
 @pytest.mark.postgres
 def test_the_read_is_short_enough_for_psycopg_to_keep_its_parse():
-    """Every board page and move runs this statement: parsed anew, it cost a page view
-    about 5 % more CPU. A column added to Seat, Game or User lengthens it; over the limit,
-    leave out a column no page needs (as ``table_read.SIGN_IN_FIELDS``)."""
+    """Every board page and move runs this statement, so it should be parsed once per
+    connection. A column added to Seat, Game or User lengthens it; over the limit, leave
+    out a column no page needs (as ``table_read.SIGN_IN_FIELDS``)."""
     game = GameFactory(seats=3)
     read = VisitRead(TableRead())
     read(game.pk, 0)
