@@ -65,9 +65,9 @@ def weigh_hands(
         start_city = None
     # Another opponent's start city is theirs (see above), so it is not in this hand.
     elsewhere = {state.start_point(s) for s in range(n) if s not in (seat, other)} - {None}
-    choices = []
+    choices: list[list[int]] = []
     for colour in rules.COLOURS:
-        if start_city is not None and start_city.colour == colour:
+        if start is not None and start_city is not None and start_city.colour == colour:
             choices.append([start])
             continue
         choices.append(
@@ -81,7 +81,7 @@ def weigh_hands(
     if len(hands) > MAX_HANDS:
         hands = rng.sample(hands, MAX_HANDS)
     weights = [1.0] * len(hands)
-    if start_city is not None:
+    if start is not None and start_city is not None:
         _weigh_start(board, start, hands, weights)
     if start is not None:
         _weigh_lines(state, other, start, hands, weights)
@@ -104,7 +104,7 @@ def _weigh_lines(
     """Each line ``other`` built this round: on a cheapest way to its nearest city."""
     board = state.board
     built: dict = {}
-    last = (-1, [])  # the track (by its number of lines) and its distances
+    last: tuple[int, list[int]] = (-1, [])  # the track (by its number of lines) and its distances
     for line, track in state.built.items():
         if track.seat == other:
             # Two lines of one turn: the first one's "after" is the second one's "before".

@@ -148,7 +148,7 @@ def lowered(
     """``dist`` (cheapest distances in ``graph``) once ``lines`` cost nothing, exact up to
     ``bound`` (higher ones may stay too high): only what the lines shorten is searched."""
     rows = list(graph)
-    ends = []
+    ends: list[int] = []
     for line in lines:
         a, b, _cost = board.lines[line]
         # A free entry beside the priced one: the cheaper of the two is what counts.
