@@ -11,8 +11,13 @@ REDIS_TEST_URL ?= redis://127.0.0.1:6379/15
 
 .PHONY: setup run test lint test-sqlite test-postgres services system-deps messages catalogues
 
-# Reinstall only when the dependencies may have changed.
-$(STAMP): pyproject.toml
+# The engine and bots: setup.py compiles some of their modules in place, with the types of
+# the rest, so a change to any of them builds those again.
+ENGINE := $(wildcard games/rules/*.py games/bots/*.py)
+
+# Reinstall only when the dependencies, or the compiled modules' sources, may have changed.
+$(STAMP): pyproject.toml setup.py $(ENGINE)
+	scripts/install-system-deps build
 	test -x $(BIN)/python || python3 -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'

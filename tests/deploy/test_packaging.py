@@ -1,4 +1,5 @@
-"""The built wheel is all a server needs: every app, template, static file and board file.
+"""The built wheel is all a server needs: every app, template, static file and board file,
+and the modules setup.py compiles, compiled.
 
 Runs once, in the PostgreSQL pass (it builds a wheel and a virtualenv, and needs Redis):
 the wheel is installed into a fresh virtualenv (tests/deploy/conftest.py), away from the
@@ -10,6 +11,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+
+from tests.test_setup import compiled_sources
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ("helpers", "accounts", "games", "notifications", "pbem")
@@ -40,6 +43,15 @@ def test_the_wheel_holds_every_app_template_static_and_board_file(installed):
     modules = {p.relative_to(ROOT).as_posix() for app in APPS for p in (ROOT / app).rglob("*.py")}
     assert modules <= names, sorted(modules - names)
     assert not any(name.startswith("tests/") for name in names)
+
+
+def test_the_wheel_holds_each_compiled_module_compiled(installed):
+    names = zipfile.ZipFile(installed.wheel).namelist()
+    for source in compiled_sources():
+        stem = source.removesuffix(".py")
+        assert any(n.startswith(f"{stem}.") and n.endswith(".so") for n in names), source
+    # mypyc's runtime, shared by them: one module at the top of the wheel.
+    assert any(n.startswith("railmail__mypyc.") and n.endswith(".so") for n in names)
 
 
 def test_installed_from_the_wheel_it_passes_check_deploy_and_serves_a_page(
