@@ -188,14 +188,6 @@ class MoveForm(forms.Form):
         return data
 
 
-def second_line_ids(state: rules.GameState, seat: int, first: list[int]) -> list[int]:
-    """Free lines a second line of this turn might be, after any of the ``first`` lines."""
-    found: set[int] = set()
-    for line_id in first:
-        found.update(rules.legal_second_line_ids(state, seat, line_id))
-    return sorted(found)
-
-
 class PlayerFilterForm(forms.Form):
     """The list of finished games, filtered by a player's name."""
 
