@@ -81,9 +81,9 @@ def weigh_hands(
     if len(hands) > MAX_HANDS:
         hands = rng.sample(hands, MAX_HANDS)
     weights = [1.0] * len(hands)
-    if start is not None and start_city is not None:
-        _weigh_start(board, start, hands, weights)
     if start is not None:
+        if start_city is not None:
+            _weigh_start(board, start, hands, weights)
         _weigh_lines(state, other, start, hands, weights)
     return hands, weights
 
