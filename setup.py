@@ -13,7 +13,7 @@ from setuptools import setup
 
 # Where a your-turn email's suggestions spend their time (benchmarks/bench_outbox.py):
 # the cheapest-path searches and Steiner tables, and the playouts built on them.
-# tests/test_compiled.py checks that each is imported compiled and built from its source.
+# tests/test_setup.py checks that each is imported compiled and built from its source.
 COMPILED = [
     "games/rules/graph.py",
     "games/rules/scoring.py",
